@@ -1,0 +1,192 @@
+//! Command-line interface: clap definitions and dispatch only.
+//!
+//! Each subcommand's work lives in a submodule; handlers return
+//! `Result<ExitCode, CliError>` so that `main` prints exactly one line on
+//! stderr and exits with status 2 for bad input, as scripts expect.
+
+mod perft_cmd;
+mod positions;
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Top-level command line. Without a subcommand the program speaks UCI,
+/// because GUIs start engines with no arguments.
+#[derive(Debug, Parser)]
+#[command(
+    name = "chess960",
+    version,
+    about = "Chess960 UCI engine, start positions and perft",
+    long_about = "Chess960 (Fischer Random) UCI engine, provider of the 960 start positions \
+                  (Scharnagl numbering 0..959, 518 = RNBQKBNR) and perft tool.\n\
+                  Without a subcommand it speaks UCI on stdin/stdout."
+)]
+pub struct Cli {
+    /// What to do; UCI when omitted.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands. Their output formats are a contract with scripts.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Speak UCI on stdin/stdout (the default).
+    Uci,
+    /// Print the FEN of start position N (X-FEN by default).
+    Fen(FenArgs),
+    /// Print the Scharnagl number of a start position (FEN or back rank such as RNBQKBNR).
+    Idn(IdnArgs),
+    /// Show a start position for people: diagram, number, back rank, both FENs.
+    Show(ShowArgs),
+    /// Print K random start positions as `N FEN` lines.
+    Random(RandomArgs),
+    /// Write an openings file (EPD or PGN) for fastchess or cutechess-cli.
+    Openings(OpeningsArgs),
+    /// Count leaf nodes of the legal move tree (move generator proof).
+    Perft(PerftArgs),
+    /// Search a fixed set of positions and print the node count signature.
+    Bench(BenchArgs),
+}
+
+/// `chess960 fen N [--shredder]`
+#[derive(Debug, Args)]
+pub struct FenArgs {
+    /// Scharnagl number 0..959 (518 = RNBQKBNR).
+    pub number: String,
+    /// Write the castling field as Shredder-FEN (`HAha`) instead of X-FEN (`KQkq`).
+    #[arg(long)]
+    pub shredder: bool,
+}
+
+/// `chess960 idn POSITION`
+#[derive(Debug, Args)]
+pub struct IdnArgs {
+    /// A FEN (4 or 6 fields; may be given unquoted) or an 8-letter back rank.
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    pub position: Vec<String>,
+}
+
+/// `chess960 show POSITION|N`
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A Scharnagl number, a FEN or an 8-letter back rank.
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    pub position: Vec<String>,
+}
+
+/// `chess960 random [--count K] [--seed S]`
+#[derive(Debug, Args)]
+pub struct RandomArgs {
+    /// How many positions to print.
+    #[arg(long, default_value_t = 1)]
+    pub count: u64,
+    /// Seed for a reproducible sequence.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write Shredder-FEN castling fields.
+    #[arg(long)]
+    pub shredder: bool,
+}
+
+/// Openings file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OpeningsFormat {
+    /// `<4 FEN fields> id "chess960 #N";` per line.
+    Epd,
+    /// One game per start with `Variant`, `SetUp` and `FEN` tags.
+    Pgn,
+}
+
+/// `chess960 openings (--all | --count K [--seed S]) [--shredder] [--format epd|pgn] [-o FILE]`
+#[derive(Debug, Args)]
+pub struct OpeningsArgs {
+    /// All 960 starts in Scharnagl order.
+    #[arg(long, conflicts_with_all = ["count", "seed"], required_unless_present = "count")]
+    pub all: bool,
+    /// K random starts.
+    #[arg(long)]
+    pub count: Option<u64>,
+    /// Seed for a reproducible selection.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write Shredder-FEN castling fields.
+    #[arg(long)]
+    pub shredder: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OpeningsFormat::Epd)]
+    pub format: OpeningsFormat,
+    /// Output file (stdout when omitted).
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+}
+
+/// `chess960 perft DEPTH (--idn N | --fen FEN | --all | --epd FILE) [--divide]`
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Start position by Scharnagl number.
+    #[arg(long, group = "source")]
+    pub idn: Option<String>,
+    /// Any position as FEN (Shredder-FEN, X-FEN or plain).
+    #[arg(long, group = "source", allow_hyphen_values = true)]
+    pub fen: Option<String>,
+    /// All 960 start positions, checked against the reference table where it has the depth.
+    #[arg(long, group = "source")]
+    pub all: bool,
+    /// A suite file: `.perft` blocks, EPD with `;D1 n` fields, or the TSV table.
+    #[arg(long, group = "source")]
+    pub epd: Option<PathBuf>,
+    /// One line per root move with its count.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// `chess960 bench [DEPTH]`
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    pub depth: Option<u32>,
+}
+
+/// An error that ends a CLI command: printed as one line on stderr, exit status 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        CliError(format!("i/o error: {e}"))
+    }
+}
+
+/// Parse the command line and run it.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None | Some(Command::Uci) => crate::uci::run_stdio().map(|()| ExitCode::SUCCESS),
+        Some(Command::Fen(a)) => positions::fen(&a),
+        Some(Command::Idn(a)) => positions::idn(&a),
+        Some(Command::Show(a)) => positions::show(&a),
+        Some(Command::Random(a)) => positions::random(&a),
+        Some(Command::Openings(a)) => positions::openings(&a),
+        Some(Command::Perft(a)) => perft_cmd::perft(&a),
+        Some(Command::Bench(a)) => crate::bench::run_cli(a.depth).map_err(CliError),
+    };
+    match result {
+        Ok(code) => code,
+        Err(CliError(msg)) if msg.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! # chess960
+//!
+//! A Chess960 (Fischer Random) toolkit built on [`shakmaty`]'s move generation:
+//!
+//! * a UCI engine ([`uci`]) that speaks Chess960 to GUIs and match runners,
+//! * the 960 start positions ([`startpos`]): Scharnagl numbering both ways,
+//!   validation of user input, X-FEN and Shredder-FEN writers, random starts,
+//! * openings files for match runners ([`openings`]),
+//! * perft, the move-generation proof over all 960 starts ([`perft`]).
+//!
+//! Castling is never rewritten by hand: shakmaty's `CastlingMode::Chess960`
+//! owns the rules, this crate only converts notation at the edges.
+
+pub mod bench;
+pub mod cli;
+pub mod engine;
+pub mod eval;
+pub mod notation;
+pub mod openings;
+pub mod perft;
+pub mod search;
+pub mod startpos;
+pub mod timeman;
+pub mod uci;

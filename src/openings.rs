@@ -1,0 +1,1 @@
+//! Openings files (EPD, PGN) for match runners.

@@ -1,0 +1,1 @@
+//! Perft: counting the leaves of the legal move tree.
