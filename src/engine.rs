@@ -1,1 +1,248 @@
-//! engine
+//! The engine facade: the game (start position, moves, repetition keys),
+//! the transposition table, and the background search or perft thread.
+//!
+//! The UCI layer talks to this type only; it never touches the search
+//! directly. `go` is non-blocking so that `isready`, `stop` and `quit` are
+//! answered while a search runs.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+use crate::notation::{needs_chess960, parse_fen, parse_uci_move};
+use crate::search::{self, tt::Table, Control, Limits, Outcome, Reporter};
+use crate::startpos;
+
+/// A game: where it started and the moves since.
+#[derive(Debug, Clone)]
+pub struct Game {
+    start: Chess,
+    start_number: Option<u32>,
+    position: Chess,
+    moves: Vec<Move>,
+    /// Zobrist keys of the positions before `position`, oldest first.
+    keys: Vec<u64>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new(Chess::default(), Some(startpos::STANDARD))
+    }
+}
+
+impl Game {
+    /// A game from `start`; `start_number` is its Scharnagl number if known.
+    pub fn new(start: Chess, start_number: Option<u32>) -> Game {
+        let start_number = start_number.or_else(|| startpos::number(&start));
+        Game {
+            position: start.clone(),
+            start,
+            start_number,
+            moves: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// A game from a FEN (plain, X-FEN or Shredder-FEN).
+    ///
+    /// # Errors
+    /// The FEN error message.
+    pub fn from_fen(fen: &str) -> Result<Game, String> {
+        let pos = parse_fen(fen).map_err(|e| e.to_string())?;
+        Ok(Game::new(pos, None))
+    }
+
+    /// Play a move given in UCI notation (either castling encoding).
+    ///
+    /// # Errors
+    /// A message naming the move if it is not legal; the game is unchanged.
+    pub fn play_uci(&mut self, text: &str) -> Result<(), String> {
+        let m = parse_uci_move(&self.position, text)?;
+        self.keys.push(
+            self.position
+                .zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
+                .0,
+        );
+        self.position.play_unchecked(m);
+        self.moves.push(m);
+        Ok(())
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    /// The Scharnagl number of the start position, if it is one.
+    pub fn start_number(&self) -> Option<u32> {
+        self.start_number
+    }
+
+    /// Moves played since the start.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of the positions before the current one (repetition detection).
+    pub fn history_keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// True if the start position's castling rights can only be written in
+    /// Chess960 notation; castling moves are then output king-takes-rook
+    /// even when `UCI_Chess960` is off.
+    pub fn is_chess960(&self) -> bool {
+        needs_chess960(&self.start) || self.start_number.is_some_and(|n| n != startpos::STANDARD)
+    }
+}
+
+/// What the background thread is doing.
+struct Running {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+/// Callback receiving the final result of a search (prints `bestmove`).
+pub type OnDone = Box<dyn FnOnce(Outcome) + Send>;
+
+/// The engine: owns the transposition table and the worker thread.
+pub struct Engine {
+    table: Arc<Table>,
+    hash_mb: usize,
+    running: Option<Running>,
+}
+
+impl Engine {
+    /// An engine with a `hash_mb` MB transposition table.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            table: Arc::new(Table::new(hash_mb)),
+            hash_mb,
+            running: None,
+        }
+    }
+
+    /// Resize the table (drops its content). Must not be searching.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.wait();
+        if mb != self.hash_mb {
+            // Drop the old table before allocating the new one so that peak
+            // memory stays at one table.
+            self.table = Arc::new(Table::new(1));
+            self.table = Arc::new(Table::new(mb));
+            self.hash_mb = mb;
+        }
+    }
+
+    /// Empty the table (`Clear Hash`, `ucinewgame`).
+    pub fn clear_hash(&mut self) {
+        self.wait();
+        self.table.clear();
+    }
+
+    /// True while a search or perft runs in the background.
+    pub fn is_busy(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Start searching `game` in the background. `hold` keeps the search
+    /// from ending on its own (`go infinite`, `go ponder`).
+    pub fn go(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        threads: usize,
+        hold: bool,
+        mut reporter: Box<dyn Reporter + Send>,
+        on_done: OnDone,
+    ) {
+        self.wait();
+        let control = Arc::new(Control::new(hold));
+        let table = Arc::clone(&self.table);
+        let root = game.position().clone();
+        let history = game.history_keys().to_vec();
+        let c = Arc::clone(&control);
+        let handle = std::thread::spawn(move || {
+            let out = search::search(
+                &root,
+                &history,
+                &limits,
+                &table,
+                &c,
+                threads,
+                &mut *reporter,
+            );
+            on_done(out);
+        });
+        self.running = Some(Running { control, handle });
+    }
+
+    /// Run `job` in the background with a stop flag (`go perft`).
+    pub fn spawn_job(&mut self, job: Box<dyn FnOnce(&AtomicBool) + Send>) {
+        self.wait();
+        let control = Arc::new(Control::new(false));
+        let c = Arc::clone(&control);
+        let handle = std::thread::spawn(move || job(&c.stop));
+        self.running = Some(Running { control, handle });
+    }
+
+    /// `stop`: end the search now; its result is reported as usual.
+    pub fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.control.stop.store(true, Ordering::SeqCst);
+        }
+        self.wait();
+    }
+
+    /// `ponderhit`: the search continues under normal time limits.
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.control.ponderhit();
+        }
+    }
+
+    /// Wait for the background thread, if any, to finish.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            if r.handle.join().is_err() {
+                log::error!("search thread panicked");
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_tracks_moves_and_keys() {
+        let mut g = Game::new(startpos::position(0).unwrap(), None);
+        assert_eq!(g.start_number(), Some(0));
+        assert!(g.is_chess960());
+        g.play_uci("e2e4").unwrap();
+        g.play_uci("e7e5").unwrap();
+        assert_eq!(g.moves().len(), 2);
+        assert_eq!(g.history_keys().len(), 2);
+        let before = g.position().clone();
+        assert!(g.play_uci("e1e2").is_err());
+        assert_eq!(g.position(), &before);
+    }
+
+    #[test]
+    fn standard_start_is_not_chess960() {
+        assert!(!Game::default().is_chess960());
+        assert!(!Game::new(startpos::position(518).unwrap(), None).is_chess960());
+    }
+}

@@ -7,7 +7,8 @@
 //! prints) and Shredder-FEN (file letters, what cutechess and fastchess send).
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 
 /// Why a FEN was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -99,9 +100,104 @@ pub fn needs_chess960(pos: &Chess) -> bool {
     CastlingMode::detect(&setup) == CastlingMode::Chess960
 }
 
+/// Read a move in UCI notation against `pos`.
+///
+/// Castling is accepted in both forms GUIs send: king-takes-own-rook
+/// (`e1h1`, the Chess960 convention, and what shakmaty reads natively) and
+/// the king's move to its castling destination (`e1g1`; in Chess960 e.g.
+/// `b1g1`), the latter only when it is unambiguous: no ordinary legal move
+/// has the same squares and exactly one castling move puts the king there.
+/// The destination comes from shakmaty (`CastlingSide::king_to`), never
+/// from hand-written square arithmetic.
+///
+/// # Errors
+/// A message naming the move when it is not UCI syntax or not legal.
+pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, String> {
+    let uci: UciMove = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a UCI move"))?;
+    if let Ok(m) = uci.to_move(pos) {
+        return Ok(m);
+    }
+    if let UciMove::Normal {
+        from,
+        to,
+        promotion: None,
+    } = uci
+    {
+        if pos.board().role_at(from) == Some(Role::King)
+            && pos.board().color_at(from) == Some(pos.turn())
+        {
+            let mut candidates = pos.legal_moves();
+            candidates.retain(|m| {
+                m.is_castle()
+                    && m.from() == Some(from)
+                    && m.castling_side()
+                        .is_some_and(|side| side.king_to(pos.turn()) == to)
+            });
+            if candidates.len() == 1 {
+                return Ok(candidates[0]);
+            }
+        }
+    }
+    Err(format!("illegal move '{text}' in {}", shredder_fen(pos)))
+}
+
+/// Write a move in UCI notation: castling as king-takes-rook when
+/// `chess960`, as the king's two-square move otherwise.
+pub fn uci_move(m: Move, chess960: bool) -> String {
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    m.to_uci(mode).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn castling_in_both_encodings() {
+        // Start 0: BBQNNRKR, king g1, rooks f1 and h1. Clear the way first.
+        let pos = parse_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQ4K1R w H - 0 1");
+        assert!(pos.is_err(), "king must stand between the rooks for H");
+        let pos = parse_fen("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1").unwrap();
+        // King g1, rook h1: king-side castling leaves the king on g1, so it
+        // can only be written king-takes-rook.
+        let oo = parse_uci_move(&pos, "g1h1").unwrap();
+        assert!(oo.is_castle());
+        assert_eq!(uci_move(oo, true), "g1h1");
+        // Queen-side: king g1 -> c1, rook b1 -> d1; both encodings work.
+        let ooo = parse_uci_move(&pos, "g1b1").unwrap();
+        assert!(ooo.is_castle());
+        assert_eq!(parse_uci_move(&pos, "g1c1").unwrap(), ooo);
+        // Standard start: e1g1 and e1h1 are the same castle.
+        let std = parse_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1").unwrap();
+        let a = parse_uci_move(&std, "e1g1").unwrap();
+        let b = parse_uci_move(&std, "e1h1").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(uci_move(a, false), "e1g1");
+        assert_eq!(uci_move(a, true), "e1h1");
+    }
+
+    #[test]
+    fn ordinary_king_move_wins_over_castling_reading() {
+        // King f1, rook h1 (right H): f1g1 is an ordinary legal king step;
+        // castling would also put the king on g1, so f1g1 must stay a step.
+        let pos = parse_fen("4k3/8/8/8/8/8/8/5K1R w H - 0 1").unwrap();
+        let m = parse_uci_move(&pos, "f1g1").unwrap();
+        assert!(!m.is_castle());
+        assert!(parse_uci_move(&pos, "f1h1").unwrap().is_castle());
+    }
+
+    #[test]
+    fn illegal_moves_are_named() {
+        let pos = parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert!(parse_uci_move(&pos, "e1e3").unwrap_err().contains("e1e3"));
+        assert!(parse_uci_move(&pos, "zz").unwrap_err().contains("zz"));
+    }
 
     #[test]
     fn all_castling_notations_give_the_same_position() {

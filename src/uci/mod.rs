@@ -1,9 +1,419 @@
-//! The UCI engine.
+//! The UCI engine: reads GUI commands, keeps the game and the options, and
+//! runs searches through [`crate::engine::Engine`].
+//!
+//! Every line is parsed into a typed [`command::Command`] first; a line that
+//! cannot be read, or a command that cannot be applied, is answered with
+//! `info string error: ...` and changes nothing.
+
+pub mod command;
+pub mod options;
+pub mod output;
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use crate::engine::{Engine, Game};
+use crate::notation::{parse_uci_move, shredder_fen, uci_move, xfen};
+use crate::search::{self, Limits, Report, Reporter, Score, MAX_DEPTH};
+use crate::{perft, startpos, timeman};
+use command::{Command, GoCommand, PositionCommand, StartSpec};
+use options::{Change, Options};
+use output::Output;
+
+/// Engine name sent on `uci`.
+pub const NAME: &str = concat!("chess960 ", env!("CARGO_PKG_VERSION"));
+/// Author sent on `uci`.
+pub const AUTHOR: &str = "the chess960 developers";
+/// Deepest `go perft` accepted: deeper would run for days.
+pub const MAX_PERFT_DEPTH: u32 = 15;
+
+/// Whether the session goes on after a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+/// One UCI session: the state between lines.
+pub struct Session {
+    out: Arc<Output>,
+    engine: Engine,
+    game: Game,
+    options: Options,
+    debug: bool,
+    rng: ChaCha8Rng,
+}
+
+impl Session {
+    /// A session writing to `out`.
+    pub fn new(out: Arc<Output>) -> Session {
+        let options = Options::default();
+        Session {
+            out,
+            engine: Engine::new(options.hash_mb),
+            game: Game::default(),
+            options,
+            debug: false,
+            rng: ChaCha8Rng::from_entropy(),
+        }
+    }
+
+    /// The current game (for tests).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// True when moves are written king-takes-rook.
+    fn chess960_notation(&self) -> bool {
+        self.options.chess960 || self.game.is_chess960()
+    }
+
+    fn error(&self, msg: &str) {
+        self.out.send(&format!("info string error: {msg}"));
+    }
+
+    /// Handle one line from the GUI.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        self.out.log_input(line);
+        let parsed = match command::parse_line(line) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(&e.0);
+                return Flow::Continue;
+            }
+        };
+        if !parsed.skipped.is_empty() {
+            self.out.send(&format!(
+                "info string ignored unknown token(s) before the command: {}",
+                parsed.skipped.join(" ")
+            ));
+        }
+        let Some(cmd) = parsed.command else {
+            return Flow::Continue;
+        };
+        match cmd {
+            Command::Uci => {
+                for l in output::id_lines(NAME, AUTHOR) {
+                    self.out.send(&l);
+                }
+                for l in options::declarations() {
+                    self.out.send(&l);
+                }
+                self.out.send(&output::uciok());
+            }
+            Command::IsReady => self.out.send(&output::readyok()),
+            Command::Debug(on) => self.debug = on,
+            Command::Register => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.engine.stop();
+                self.engine.clear_hash();
+                self.game = Game::default();
+            }
+            Command::Position(p) => match self.build_game(&p) {
+                Ok(game) => self.game = game,
+                Err(e) => self.error(&e),
+            },
+            Command::Go(g) => self.go(&g),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => {
+                self.engine.stop();
+                return Flow::Quit;
+            }
+            Command::Display => self.display(),
+            Command::Eval => {
+                let e = crate::eval::evaluate(self.game.position());
+                self.out
+                    .send(&format!("info string eval {e} cp (side to move)"));
+            }
+        }
+        Flow::Continue
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if self.engine.is_busy() {
+            self.error(&format!(
+                "option '{name}' not changed while searching; send stop first"
+            ));
+            return;
+        }
+        let change = match options::parse_change(name, value) {
+            Ok(c) => c,
+            Err(e) => {
+                self.error(&e);
+                return;
+            }
+        };
+        match &change {
+            Change::Hash(mb) => self.engine.set_hash(*mb),
+            Change::ClearHash => self.engine.clear_hash(),
+            Change::DebugLogFile(path) => {
+                if let Err(e) = self.out.set_log_file(path) {
+                    self.error(&format!("cannot open debug log file '{path}': {e}"));
+                    return;
+                }
+            }
+            _ => {}
+        }
+        self.options.apply(&change);
+    }
+
+    /// Build the game a `position` command describes, without touching the
+    /// current one: a failure leaves the session as it was.
+    fn build_game(&mut self, p: &PositionCommand) -> Result<Game, String> {
+        let mut game = match &p.start {
+            StartSpec::StartPos => Game::new(Chess::default(), Some(startpos::STANDARD)),
+            StartSpec::Fen(fen) => Game::from_fen(fen)?,
+            StartSpec::Start960(n) => {
+                let pos = startpos::position(*n).map_err(|e| e.to_string())?;
+                Game::new(pos, Some(*n))
+            }
+            StartSpec::Start960Random => {
+                let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::COUNT);
+                let pos = startpos::position(n).map_err(|e| e.to_string())?;
+                self.out.send(&format!(
+                    "info string startpos960 {n} fen {}",
+                    shredder_fen(&pos)
+                ));
+                Game::new(pos, Some(n))
+            }
+        };
+        for (i, m) in p.moves.iter().enumerate() {
+            game.play_uci(m)
+                .map_err(|e| format!("move {} of the position command: {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+
+    fn go(&mut self, g: &GoCommand) {
+        // A new `go` while searching: finish the old search first (its
+        // bestmove is sent), so every go gets exactly one bestmove.
+        self.engine.stop();
+        if let Some(depth) = g.perft {
+            self.go_perft(depth);
+            return;
+        }
+        let pos = self.game.position().clone();
+        let mut searchmoves = Vec::new();
+        for m in &g.searchmoves {
+            match parse_uci_move(&pos, m) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => {
+                    self.error(&format!("go searchmoves: {e}"));
+                    return;
+                }
+            }
+        }
+        if let Some(d) = g.depth {
+            if d > MAX_DEPTH {
+                self.out.send(&format!(
+                    "info string depth {d} is beyond the maximum, searching to depth {MAX_DEPTH}"
+                ));
+            }
+        }
+        let white = pos.turn().is_white();
+        let clock = timeman::Clock {
+            time: if white { g.wtime } else { g.btime },
+            inc: if white { g.winc } else { g.binc },
+            movestogo: g.movestogo,
+            movetime: g.movetime,
+        };
+        let budget = if g.infinite {
+            timeman::Budget::default()
+        } else {
+            timeman::allocate(clock, self.options.move_overhead)
+        };
+        let limits = Limits {
+            depth: g.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: g.nodes,
+            mate: g.mate,
+            soft: budget.soft,
+            hard: budget.hard,
+            searchmoves,
+            multipv: self.options.multipv,
+        };
+        let chess960 = self.chess960_notation();
+        let reporter = Box::new(UciReporter {
+            out: Arc::clone(&self.out),
+            chess960,
+        });
+        let out = Arc::clone(&self.out);
+        let on_done = Box::new(move |o: search::Outcome| {
+            let mode = if chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            let best = o.best.map(|m| m.to_uci(mode));
+            let ponder = o.ponder.map(|m| m.to_uci(mode));
+            out.send(&output::bestmove(best.as_ref(), ponder.as_ref()));
+        });
+        self.engine.go(
+            &self.game,
+            limits,
+            self.options.threads,
+            g.infinite || g.ponder,
+            reporter,
+            on_done,
+        );
+    }
+
+    fn go_perft(&mut self, depth: u32) {
+        if depth > MAX_PERFT_DEPTH {
+            self.error(&format!(
+                "go perft {depth} refused: the maximum is {MAX_PERFT_DEPTH}"
+            ));
+            return;
+        }
+        let pos = self.game.position().clone();
+        let chess960 = self.chess960_notation();
+        let out = Arc::clone(&self.out);
+        self.engine.spawn_job(Box::new(move |stop| {
+            if depth == 0 {
+                out.send("");
+                out.send("Nodes searched: 1");
+                out.send("");
+                return;
+            }
+            match perft::divide(&pos, depth, stop) {
+                Some(mut counts) => {
+                    let mut lines: Vec<(String, u64)> = counts
+                        .drain(..)
+                        .map(|(m, n)| (uci_move(m, chess960), n))
+                        .collect();
+                    lines.sort();
+                    let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                    for (m, n) in lines {
+                        out.send(&format!("{m}: {n}"));
+                    }
+                    out.send("");
+                    out.send(&format!("Nodes searched: {total}"));
+                    out.send("");
+                }
+                None => out.send("info string perft stopped"),
+            }
+        }));
+    }
+
+    fn display(&self) {
+        let pos = self.game.position();
+        for l in diagram(pos).lines() {
+            self.out.send(l);
+        }
+        self.out.send(&format!("Fen: {}", xfen(pos)));
+        self.out
+            .send(&format!("Shredder-FEN: {}", shredder_fen(pos)));
+        match self.game.start_number() {
+            Some(n) => self.out.send(&format!(
+                "Start: Chess960 #{n} ({} moves played)",
+                self.game.moves().len()
+            )),
+            None => self.out.send("Start: FEN (not a Chess960 start position)"),
+        }
+        let key = pos
+            .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
+            .0;
+        self.out.send(&format!("Key: {key:016X}"));
+        let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+        self.out.send(&format!("Checkers: {}", checkers.join(" ")));
+    }
+}
+
+/// An ASCII board, rank 8 at the top, upper case for white.
+pub fn diagram(pos: &Chess) -> String {
+    let board = pos.board();
+    let mut s = String::from(" +---+---+---+---+---+---+---+---+\n");
+    for rank in (0..8u32).rev() {
+        for file in 0..8u32 {
+            let sq =
+                shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+            let c = board.piece_at(sq).map_or(' ', |p| p.char());
+            s.push_str(&format!(" | {c}"));
+        }
+        s.push_str(&format!(" | {}\n", rank + 1));
+        s.push_str(" +---+---+---+---+---+---+---+---+\n");
+    }
+    s.push_str("   a   b   c   d   e   f   g   h\n");
+    s
+}
+
+/// Formats search reports as `info` lines.
+struct UciReporter {
+    out: Arc<Output>,
+    chess960: bool,
+}
+
+impl Reporter for UciReporter {
+    fn report(&mut self, r: &Report) {
+        self.out.send(&info_line(r, self.chess960));
+    }
+}
+
+/// The `info` line of a report.
+pub fn info_line(r: &Report, chess960: bool) -> String {
+    let ms = r.time.as_millis() as u64;
+    let nps = (r.nodes * 1000).checked_div(ms).unwrap_or(r.nodes * 1000);
+    let score = match r.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    let bound = match r.bound {
+        Some(search::tt::Bound::Lower) => " lowerbound",
+        Some(search::tt::Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let pv: Vec<String> = r.pv.iter().map(|&m: &Move| uci_move(m, chess960)).collect();
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {ms}",
+        r.depth, r.seldepth, r.multipv, r.nodes, r.hashfull
+    );
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv.join(" "));
+    }
+    line
+}
+
+/// Read one line of raw bytes; invalid UTF-8 is replaced, not fatal.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<String>> {
+    buf.clear();
+    if input.read_until(b'\n', buf)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(buf).into_owned()))
+}
+
+/// Run a session over any reader and writer until `quit` or end of input.
+///
+/// # Errors
+/// Only when reading the input fails.
+pub fn run(input: &mut impl BufRead, out: Box<dyn Write + Send>) -> io::Result<()> {
+    let out = Arc::new(Output::new(out));
+    let mut session = Session::new(out);
+    let mut buf = Vec::new();
+    while let Some(line) = read_line(input, &mut buf)? {
+        if session.handle_line(&line) == Flow::Quit {
+            return Ok(());
+        }
+    }
+    // End of input is a quit: stop any search, print its bestmove, exit.
+    session.handle_line("quit");
+    Ok(())
+}
 
 /// Speak UCI on stdin/stdout until `quit` or end of input.
 ///
 /// # Errors
-/// Only on a broken stdout.
+/// Only when stdin cannot be read.
 pub fn run_stdio() -> Result<(), crate::cli::CliError> {
-    Ok(())
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    run(&mut input, Box::new(io::stdout())).map_err(crate::cli::CliError::from)
 }

@@ -1,0 +1,283 @@
+//! The search: iterative deepening over a principal-variation alpha-beta
+//! with quiescence, a shared transposition table and Lazy SMP threads.
+//!
+//! The search never prints. It reports each finished iteration to a
+//! [`Reporter`] (the UCI layer formats it) and returns the best move; the
+//! caller decides how to write moves (castling notation depends on the
+//! `UCI_Chess960` option, which the search knows nothing about).
+
+mod ordering;
+pub mod tt;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move};
+
+pub use ordering::see;
+use worker::Worker;
+
+/// Deepest ply the search reaches (iterative depth is capped below it).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration: `go depth 300` is read as "as deep as possible".
+pub const MAX_DEPTH: u32 = 100;
+/// Score of a mate at the root; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITY: i32 = 31_000;
+
+/// A score as UCI shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns for the side to move.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side to move gets mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Convert an internal score.
+    pub fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-((MATE + v + 1) / 2))
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// What limits a search. Built by the UCI layer from `go` and the options.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// Maximum iteration depth.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (exact for one thread).
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<u32>,
+    /// Soft time: do not start an iteration after this.
+    pub soft: Option<Duration>,
+    /// Hard time: abort the search at this point.
+    pub hard: Option<Duration>,
+    /// Only these root moves (`searchmoves`); empty = all.
+    pub searchmoves: Vec<Move>,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+}
+
+/// Shared switches between the UCI thread and the search threads.
+#[derive(Debug)]
+pub struct Control {
+    /// Raised by `stop`, `quit`, or by the search itself on a limit.
+    pub stop: AtomicBool,
+    /// True while pondering or on `go infinite`: the search must not end on
+    /// its own; time limits start counting at `ponderhit`.
+    pub hold: AtomicBool,
+    start: Mutex<Instant>,
+    nodes: AtomicU64,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control {
+            stop: AtomicBool::new(false),
+            hold: AtomicBool::new(false),
+            start: Mutex::new(Instant::now()),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Control {
+    /// A fresh control for one `go`.
+    pub fn new(hold: bool) -> Control {
+        let c = Control::default();
+        c.hold.store(hold, Ordering::SeqCst);
+        c
+    }
+
+    /// Ask the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// `ponderhit`: the opponent played the expected move; our clock runs
+    /// from now and time limits apply.
+    pub fn ponderhit(&self) {
+        if let Ok(mut s) = self.start.lock() {
+            *s = Instant::now();
+        }
+        self.hold.store(false, Ordering::SeqCst);
+    }
+
+    /// True once stop was requested.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Time since the search (or the ponderhit) started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.lock().map(|s| s.elapsed()).unwrap_or_default()
+    }
+
+    /// Nodes searched by all threads so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// One finished iteration (or a fail-high/low), for the UCI `info` line.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of this line for MultiPV.
+    pub multipv: usize,
+    /// Score of the line.
+    pub score: Score,
+    /// `Some(Lower)` if the score is only a lower bound, etc.
+    pub bound: Option<tt::Bound>,
+    /// Nodes so far, all threads.
+    pub nodes: u64,
+    /// Time since start.
+    pub time: Duration,
+    /// Transposition table fill, permille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Receives the search's progress; the UCI layer implements it.
+pub trait Reporter {
+    /// Called after each iteration of each PV line.
+    fn report(&mut self, report: &Report);
+}
+
+/// A reporter that discards everything (bench, tests).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn report(&mut self, _report: &Report) {}
+}
+
+/// The result of a search.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// Best move, `None` only when the root has no legal move.
+    pub best: Option<Move>,
+    /// Expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// Score of the best move (internal units).
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: u32,
+}
+
+/// Search `root` and return the best move.
+///
+/// `history` holds the Zobrist keys of the game's earlier positions (oldest
+/// first, not including `root`) for repetition detection. With `threads > 1`
+/// helper threads search the same tree (Lazy SMP) and share only the
+/// transposition table; the main thread alone reports and decides.
+pub fn search(
+    root: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    table: &tt::Table,
+    control: &Control,
+    threads: usize,
+    reporter: &mut dyn Reporter,
+) -> Outcome {
+    table.new_search();
+    let helpers_stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for id in 1..threads.max(1) {
+            let helpers_stop = &helpers_stop;
+            scope.spawn(move || {
+                let mut w = Worker::new(root, history, limits, table, control, id);
+                w.helper_loop(helpers_stop);
+            });
+        }
+        let mut main = Worker::new(root, history, limits, table, control, 0);
+        let outcome = main.iterative_deepening(reporter);
+        helpers_stop.store(true, Ordering::SeqCst);
+        outcome
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_fen;
+    use shakmaty::{CastlingMode, Position};
+
+    fn best(fen: &str, depth: u32) -> (String, Outcome) {
+        let pos = parse_fen(fen).unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let table = tt::Table::new(4);
+        let control = Control::new(false);
+        let out = search(&pos, &[], &limits, &table, &control, 1, &mut Silent);
+        let m = out.best.expect("a move");
+        assert!(pos.is_legal(m));
+        (m.to_uci(CastlingMode::Chess960).to_string(), out)
+    }
+
+    #[test]
+    fn finds_mate_in_one() {
+        let (m, out) = best("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 4);
+        assert_eq!(m, "a1a8");
+        assert_eq!(Score::from_internal(out.score), Score::Mate(1));
+    }
+
+    #[test]
+    fn finds_mate_in_two_against_itself() {
+        // Black to move gets mated: the score is negative mate.
+        let (_, out) = best("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", 5);
+        assert!(matches!(
+            Score::from_internal(out.score),
+            Score::Cp(_) | Score::Mate(_)
+        ));
+    }
+
+    #[test]
+    fn takes_a_free_queen() {
+        let (m, _) = best("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
+        assert_eq!(m, "d2d5");
+    }
+
+    #[test]
+    fn no_move_when_mated() {
+        let pos = parse_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").unwrap();
+        let table = tt::Table::new(1);
+        let control = Control::new(false);
+        let limits = Limits {
+            depth: Some(3),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let out = search(&pos, &[], &limits, &table, &control, 1, &mut Silent);
+        assert!(out.best.is_none());
+    }
+
+    #[test]
+    fn mate_scores_convert() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(Score::from_internal(35), Score::Cp(35));
+    }
+}

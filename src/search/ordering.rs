@@ -1,0 +1,219 @@
+//! Move ordering: static exchange evaluation, MVV-LVA, killers, history
+//! and counter-moves. Good ordering is what makes alpha-beta cut.
+
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+
+use super::MAX_PLY;
+
+/// Piece values used by SEE and MVV-LVA (pawn..king; the king is "priceless"
+/// so that capturing into a defended square with it never looks good).
+const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+
+fn value(role: Role) -> i32 {
+    SEE_VALUE[role as usize - 1]
+}
+
+/// Static exchange evaluation: the material balance of the capture sequence
+/// on the destination square of `m`, both sides always recapturing with
+/// their least valuable attacker and free to stop when it stops paying.
+pub fn see(pos: &Chess, m: Move) -> i32 {
+    let (from, to, moved, captured, promotion) = match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => (from, to, role, capture, promotion),
+        Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
+        Move::Castle { .. } | Move::Put { .. } => return 0,
+    };
+    let board = pos.board();
+    let mut occupied = board.occupied() ^ Bitboard::from(from);
+    if let Move::EnPassant { to, .. } = m {
+        // The captured pawn stands beside the capturing one.
+        let captured_sq = Square::from_coords(to.file(), from.rank());
+        occupied ^= Bitboard::from(captured_sq);
+    }
+    let mut gains = [0i32; 40];
+    gains[0] = captured.map_or(0, value);
+    let mut on_square = match promotion {
+        Some(p) => {
+            gains[0] += value(p) - value(Role::Pawn);
+            value(p)
+        }
+        None => value(moved),
+    };
+    let mut side = !pos.turn();
+    let mut d = 0;
+    loop {
+        let attackers = (board.attacks_to(to, Color::White, occupied)
+            | board.attacks_to(to, Color::Black, occupied))
+            & occupied;
+        let ours = attackers & board.by_color(side);
+        let Some((sq, role)) = least_valuable(board, ours) else {
+            break;
+        };
+        d += 1;
+        if d >= gains.len() {
+            break;
+        }
+        gains[d] = on_square - gains[d - 1];
+        if (-gains[d - 1]).max(gains[d]) < 0 {
+            break;
+        }
+        occupied ^= Bitboard::from(sq);
+        on_square = value(role);
+        side = !side;
+    }
+    while d > 0 {
+        gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
+        d -= 1;
+    }
+    gains[0]
+}
+
+fn least_valuable(board: &shakmaty::Board, set: Bitboard) -> Option<(Square, Role)> {
+    for role in Role::ALL {
+        if let Some(sq) = (set & board.by_role(role)).first() {
+            return Some((sq, role));
+        }
+    }
+    None
+}
+
+/// Ordering key for captures: most valuable victim first, then least
+/// valuable attacker.
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = match m {
+        Move::EnPassant { .. } => 100,
+        _ => m.capture().map_or(0, value),
+    };
+    let promo = m.promotion().map_or(0, value);
+    victim * 10 + promo - value(m.role()) / 10
+}
+
+/// A quiet move's identity for history tables: from-square and to-square
+/// (castling: king square and rook square).
+pub fn from_to(m: Move) -> (usize, usize) {
+    match m {
+        Move::Castle { king, rook } => (usize::from(king), usize::from(rook)),
+        _ => (m.from().map_or(0, usize::from), usize::from(m.to())),
+    }
+}
+
+/// Per-thread ordering memory.
+pub struct Heuristics {
+    /// Two quiet moves per ply that caused a cutoff.
+    pub killers: Vec<[Option<Move>; 2]>,
+    /// Butterfly history by side to move, from, to.
+    pub history: Vec<[[i32; 64]; 64]>,
+    /// Reply that refuted the previous move, by (from, to) of that move.
+    pub counter: Vec<[Option<Move>; 64]>,
+}
+
+/// History values stay within this bound (gravity keeps them there).
+const HISTORY_MAX: i32 = 16_384;
+
+impl Heuristics {
+    /// Empty tables.
+    pub fn new() -> Heuristics {
+        Heuristics {
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![[[0; 64]; 64]; 2],
+            counter: vec![[None; 64]; 64],
+        }
+    }
+
+    /// Record a quiet move that caused a beta cutoff, and punish the quiet
+    /// moves tried before it.
+    pub fn cutoff(
+        &mut self,
+        color: Color,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        previous: Option<Move>,
+    ) {
+        if self.killers[ply][0] != Some(best) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(best);
+        }
+        let bonus = (depth * depth).min(1200);
+        let c = usize::from(color.is_black());
+        let (f, t) = from_to(best);
+        update(&mut self.history[c][f][t], bonus);
+        for &m in tried {
+            if m != best {
+                let (f, t) = from_to(m);
+                update(&mut self.history[c][f][t], -bonus);
+            }
+        }
+        if let Some(p) = previous {
+            let (f, t) = from_to(p);
+            self.counter[f][t] = Some(best);
+        }
+    }
+
+    /// History score of a quiet move.
+    pub fn quiet_score(&self, color: Color, m: Move) -> i32 {
+        let (f, t) = from_to(m);
+        self.history[usize::from(color.is_black())][f][t]
+    }
+
+    /// The counter-move to `previous`, if any.
+    pub fn counter_move(&self, previous: Option<Move>) -> Option<Move> {
+        previous.and_then(|p| {
+            let (f, t) = from_to(p);
+            self.counter[f][t]
+        })
+    }
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics::new()
+    }
+}
+
+fn update(entry: &mut i32, bonus: i32) {
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_fen;
+    use shakmaty::uci::UciMove;
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let pos = parse_fen(fen).unwrap();
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        see(&pos, m)
+    }
+
+    #[test]
+    fn see_values() {
+        // Free pawn.
+        assert_eq!(see_of("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 100);
+        // Pawn defended by pawn: knight takes, loses knight for pawn.
+        assert_eq!(
+            see_of("4k3/2p5/3p4/8/4N3/8/8/4K3 w - - 0 1", "e4d6"),
+            100 - 320
+        );
+        // Rook takes a rook defended by rook and king, with a rook behind:
+        // RxR RxR RxR KxR nets nothing.
+        assert_eq!(see_of("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"), 0);
+        // Quiet move: nothing captured, square not attacked.
+        assert_eq!(see_of("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "d1d5"), 0);
+    }
+
+    #[test]
+    fn captures_order_by_victim() {
+        let pos = parse_fen("4k3/8/8/2q1r3/3P4/8/8/7K w - - 0 1").unwrap();
+        let takes_q = "d4c5".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let takes_r = "d4e5".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        assert!(mvv_lva(takes_q) > mvv_lva(takes_r));
+    }
+}

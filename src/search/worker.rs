@@ -1,0 +1,804 @@
+//! One search thread: iterative deepening, principal-variation search and
+//! quiescence over shakmaty positions (copy-make).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
+
+use super::ordering::{mvv_lva, see, Heuristics};
+use super::tt::{pack_move, Bound, Table};
+use super::{Control, Limits, Outcome, Report, Reporter, Score, INFINITY, MATE, MATE_BOUND};
+use super::{MAX_DEPTH, MAX_PLY};
+use crate::eval::{evaluate, has_non_pawn_material};
+
+/// How often (in nodes) the clock and the stop flag are polled.
+const POLL_MASK: u64 = 1023;
+
+pub(super) struct Worker<'a> {
+    root: &'a Chess,
+    limits: &'a Limits,
+    table: &'a Table,
+    control: &'a Control,
+    id: usize,
+    nodes: u64,
+    /// Nodes not yet added to the shared counter.
+    unflushed: u64,
+    seldepth: usize,
+    /// Keys of the game so far and of the current search path.
+    keys: Vec<u64>,
+    /// Length of `keys` that belongs to the game before the root.
+    game_len: usize,
+    heur: Heuristics,
+    /// Triangular PV table.
+    pv: Vec<Vec<Move>>,
+    /// Move played to reach each ply (for counter-moves).
+    played: Vec<Option<Move>>,
+    /// Static eval at each ply (for the "improving" heuristic).
+    evals: Vec<i32>,
+    root_moves: Vec<Move>,
+    /// Root moves already reported as earlier PV lines (MultiPV).
+    excluded: Vec<Move>,
+    aborted: bool,
+}
+
+/// Late-move reduction table, indexed by depth and move number.
+fn lmr(depth: i32, moves: usize) -> i32 {
+    let d = (depth.max(1) as f64).ln();
+    let m = (moves.max(1) as f64).ln();
+    (0.75 + d * m / 2.25) as i32
+}
+
+fn hash(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Mate scores are stored relative to the node, returned relative to root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        root: &'a Chess,
+        history: &[u64],
+        limits: &'a Limits,
+        table: &'a Table,
+        control: &'a Control,
+        id: usize,
+    ) -> Worker<'a> {
+        let mut keys = history.to_vec();
+        keys.push(hash(root));
+        let game_len = keys.len() - 1;
+        let legal = root.legal_moves();
+        let root_moves: Vec<Move> = if limits.searchmoves.is_empty() {
+            legal.iter().copied().collect()
+        } else {
+            legal
+                .iter()
+                .copied()
+                .filter(|m| limits.searchmoves.contains(m))
+                .collect()
+        };
+        Worker {
+            root,
+            limits,
+            table,
+            control,
+            id,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            keys,
+            game_len,
+            heur: Heuristics::new(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            played: vec![None; MAX_PLY + 2],
+            evals: vec![0; MAX_PLY + 2],
+            root_moves,
+            excluded: Vec::new(),
+            aborted: false,
+        }
+    }
+
+    fn max_depth(&self) -> u32 {
+        self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+    }
+
+    /// Helper threads (Lazy SMP) search ever deeper until told to stop,
+    /// filling the shared table; they start at staggered depths so that
+    /// they do not all search the same iteration.
+    pub(super) fn helper_loop(&mut self, helpers_stop: &AtomicBool) {
+        let mut depth = 1 + (self.id % 2) as i32;
+        while !helpers_stop.load(Ordering::Relaxed)
+            && !self.control.stopped()
+            && depth <= self.max_depth() as i32
+        {
+            self.aborted = false;
+            self.root_search(depth, -INFINITY, INFINITY, Some(helpers_stop));
+            depth += 1;
+        }
+        self.flush_nodes();
+    }
+
+    pub(super) fn iterative_deepening(&mut self, reporter: &mut dyn Reporter) -> Outcome {
+        let mut outcome = Outcome {
+            best: self.root_moves.first().copied(),
+            ..Outcome::default()
+        };
+        if self.root_moves.is_empty() {
+            self.wait_for_release();
+            return outcome;
+        }
+        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let mut prev_score = 0;
+        'deepening: for depth in 1..=self.max_depth() {
+            self.excluded.clear();
+            for line in 1..=multipv {
+                self.seldepth = 0;
+                let score = self.aspiration(depth as i32, prev_score, line, reporter);
+                if self.aborted {
+                    break 'deepening;
+                }
+                let best = self.pv[0].first().copied();
+                if line == 1 {
+                    prev_score = score;
+                    outcome.best = best.or(outcome.best);
+                    outcome.ponder = self.pv[0].get(1).copied();
+                    outcome.score = score;
+                    outcome.depth = depth;
+                }
+                if let Some(b) = best {
+                    self.excluded.push(b);
+                }
+                self.report(depth, line, score, None, reporter);
+            }
+            if self.should_stop_after_iteration(prev_score) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        outcome.nodes = self.control.nodes();
+        // A pondering or infinite search must not answer before it is told.
+        self.wait_for_release();
+        outcome
+    }
+
+    fn wait_for_release(&self) {
+        while self.control.hold.load(Ordering::SeqCst) && !self.control.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    fn should_stop_after_iteration(&self, score: i32) -> bool {
+        if self.control.stopped() {
+            return true;
+        }
+        if let Some(mate) = self.limits.mate {
+            if score >= MATE - 2 * mate as i32 {
+                return true;
+            }
+        }
+        if self.control.hold.load(Ordering::Relaxed) {
+            return false;
+        }
+        if let Some(soft) = self.limits.soft {
+            if self.control.elapsed() >= soft {
+                return true;
+            }
+        }
+        // Only one legal move: no need to think (unless analysing).
+        self.root_moves.len() == 1 && (self.limits.soft.is_some() || self.limits.hard.is_some())
+    }
+
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        prev: i32,
+        line: usize,
+        reporter: &mut dyn Reporter,
+    ) -> i32 {
+        if depth < 5 || prev.abs() >= MATE_BOUND {
+            return self.root_search(depth, -INFINITY, INFINITY, None);
+        }
+        let mut delta = 20;
+        let mut alpha = (prev - delta).max(-INFINITY);
+        let mut beta = (prev + delta).min(INFINITY);
+        loop {
+            let score = self.root_search(depth, alpha, beta, None);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                self.report(depth as u32, line, score, Some(Bound::Upper), reporter);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                self.report(depth as u32, line, score, Some(Bound::Lower), reporter);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn report(
+        &self,
+        depth: u32,
+        line: usize,
+        score: i32,
+        bound: Option<Bound>,
+        reporter: &mut dyn Reporter,
+    ) {
+        // Time-heavy lines only once a second into long searches? No: GUIs
+        // expect one line per iteration; fail-high/low lines only after 1 s.
+        if bound.is_some() && self.control.elapsed().as_millis() < 1000 {
+            return;
+        }
+        let pv = if bound.is_some() {
+            self.pv[0].iter().take(1).copied().collect()
+        } else {
+            self.pv[0].clone()
+        };
+        reporter.report(&Report {
+            depth,
+            seldepth: self.seldepth as u32,
+            multipv: line,
+            score: Score::from_internal(score),
+            bound,
+            nodes: self.control.nodes() + self.unflushed,
+            time: self.control.elapsed(),
+            hashfull: self.table.hashfull(),
+            pv,
+        });
+    }
+
+    fn flush_nodes(&mut self) {
+        self.control
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// Count a node and check the limits every few nodes.
+    fn tick(&mut self, helpers_stop: Option<&AtomicBool>) -> bool {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if let Some(limit) = self.limits.nodes {
+            if self.id == 0 && self.nodes >= limit {
+                self.control.stop();
+            }
+        }
+        if self.nodes & POLL_MASK == 0 {
+            self.flush_nodes();
+            if self.id == 0 && !self.control.hold.load(Ordering::Relaxed) {
+                if let Some(hard) = self.limits.hard {
+                    if self.control.elapsed() >= hard {
+                        self.control.stop();
+                    }
+                }
+            }
+        }
+        if self.control.stopped() || helpers_stop.is_some_and(|h| h.load(Ordering::Relaxed)) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        helpers_stop: Option<&AtomicBool>,
+    ) -> i32 {
+        let root = self.root;
+        let key = self.keys[self.game_len];
+        let tt_move = self.table.probe(key).map_or(0, |e| e.mv);
+        let mut moves: Vec<Move> = self
+            .root_moves
+            .iter()
+            .copied()
+            .filter(|m| !self.excluded.contains(m))
+            .collect();
+        // The previous iteration's best move first, then the usual order.
+        let prev_best = self.pv[0].first().copied();
+        let scored = self.score_moves(root, &moves, tt_move, 0);
+        let mut order: Vec<(i32, Move)> = scored.into_iter().zip(moves.drain(..)).collect();
+        order.sort_by_key(|(s, m)| (Some(*m) != prev_best, -*s));
+        let in_check = root.is_check();
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &(_, m)) in order.iter().enumerate() {
+            let mut child = root.clone();
+            child.play_unchecked(m);
+            self.push(&child, m, 0);
+            let gives_check = child.is_check();
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, helpers_stop);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && !m.is_capture() && !in_check && !gives_check {
+                    r = (lmr(depth, i) - 1).max(0);
+                }
+                score = -self.negamax(
+                    &child,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    false,
+                    helpers_stop,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        1,
+                        false,
+                        helpers_stop,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, helpers_stop);
+                }
+            }
+            self.pop();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    self.update_pv(0, m);
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.aborted && self.excluded.is_empty() {
+            if let Some(m) = best_move {
+                let bound = if best >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                self.table
+                    .store(key, pack_move(m), to_tt(best, 0), 0, depth, bound);
+            }
+        }
+        best
+    }
+
+    fn push(&mut self, child: &Chess, m: Move, ply: usize) {
+        self.keys.push(hash(child));
+        self.played[ply + 1] = Some(m);
+    }
+
+    fn pop(&mut self) {
+        self.keys.pop();
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Repetition of a position of this search path or of the game since
+    /// the last irreversible move.
+    fn is_repetition(&self, pos: &Chess) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let window = (pos.halfmoves() as usize).min(n - 1);
+        let mut i = 2;
+        while i <= window {
+            if self.keys[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> Vec<i32> {
+        let killers = self.heur.killers[ply];
+        let counter = self.heur.counter_move(self.played[ply]);
+        moves
+            .iter()
+            .map(|&m| {
+                if tt_move != 0 && pack_move(m) == tt_move {
+                    4_000_000
+                } else if m.is_capture() || m.is_promotion() {
+                    let base = if see(pos, m) >= 0 {
+                        2_000_000
+                    } else {
+                        -1_000_000
+                    };
+                    base + mvv_lva(m)
+                } else if killers[0] == Some(m) {
+                    1_900_000
+                } else if killers[1] == Some(m) {
+                    1_800_000
+                } else if counter == Some(m) {
+                    1_700_000
+                } else {
+                    self.heur.quiet_score(pos.turn(), m)
+                }
+            })
+            .collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Chess,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        helpers_stop: Option<&AtomicBool>,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.tick(helpers_stop) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(pos);
+        }
+        // Draws: repetition, fifty moves, dead material.
+        if self.is_repetition(pos) || pos.is_insufficient_material() {
+            return 0;
+        }
+        if pos.halfmoves() >= 100 {
+            if pos.is_check() && pos.legal_moves().is_empty() {
+                return -MATE + ply as i32;
+            }
+            return 0;
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = pos.is_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply, helpers_stop);
+        }
+        let key = self.keys[self.keys.len() - 1];
+        let entry = self.table.probe(key);
+        let mut tt_move = 0;
+        let mut tt_eval = None;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            tt_eval = Some(e.eval);
+            let score = from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_eval.unwrap_or_else(|| evaluate(pos))
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta with little depth left.
+            let margin = 80 * depth - if improving { 40 } else { 0 };
+            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; if we still beat
+            // beta the position is good enough to cut.
+            if depth >= 3
+                && static_eval >= beta
+                && self.played[ply].is_some()
+                && has_non_pawn_material(pos)
+                && beta.abs() < MATE_BOUND
+            {
+                if let Ok(null) = pos.clone().swap_turn() {
+                    let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                    self.keys.push(hash(&null));
+                    self.played[ply + 1] = None;
+                    let score = -self.negamax(
+                        &null,
+                        depth - 1 - r,
+                        -beta,
+                        -beta + 1,
+                        ply + 1,
+                        false,
+                        helpers_stop,
+                    );
+                    self.keys.pop();
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
+        // Internal iterative reduction: no hash move at a deep node.
+        if tt_move == 0 && depth >= 4 && pv_node {
+            depth -= 1;
+        }
+
+        let moves: MoveList = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+        let mut order: Vec<Move> = moves.iter().copied().collect();
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let futile = !pv_node && !in_check && depth <= 3 && static_eval + 120 * depth <= alpha;
+        let lmp_limit = 3 + (depth * depth) as usize / if improving { 1 } else { 2 };
+
+        for i in 0..order.len() {
+            // Selection sort: pick the best remaining move.
+            let mut bi = i;
+            for j in i + 1..order.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            order.swap(i, bi);
+            scores.swap(i, bi);
+            let m = order[i];
+            let quiet = !m.is_capture() && !m.is_promotion();
+
+            if best > -MATE_BOUND && !in_check && quiet {
+                if !pv_node && depth <= 4 && quiets_tried.len() >= lmp_limit {
+                    continue;
+                }
+                if futile {
+                    continue;
+                }
+            }
+            if best > -MATE_BOUND && !pv_node && !quiet && depth <= 4 && scores[i] < 0 {
+                // Losing capture near the leaves.
+                if see(pos, m) < -100 * depth {
+                    continue;
+                }
+            }
+
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            self.push(&child, m, ply);
+            let gives_check = child.is_check();
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(
+                    &child,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    helpers_stop,
+                );
+            } else {
+                let mut r = 0;
+                if depth >= 3 && i >= 2 && quiet && !gives_check {
+                    r = lmr(depth, i);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if scores[i] >= 1_700_000 {
+                        r -= 1;
+                    }
+                    r -= self.heur.quiet_score(pos.turn(), m) / 8000;
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.negamax(
+                    &child,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    helpers_stop,
+                );
+                if score > alpha && r > 0 {
+                    score = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        helpers_stop,
+                    );
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        helpers_stop,
+                    );
+                }
+            }
+            self.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let prev = self.played[ply];
+                            self.heur
+                                .cutoff(pos.turn(), ply, depth, m, &quiets_tried, prev);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        if best == -INFINITY {
+            // Every move was pruned: fall back to a fail-low on alpha.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.table.store(
+            key,
+            best_move.map_or(0, pack_move),
+            to_tt(best, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn quiescence(
+        &mut self,
+        pos: &Chess,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        helpers_stop: Option<&AtomicBool>,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.tick(helpers_stop) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(pos);
+        }
+        if pos.is_insufficient_material() {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        let mut best = -INFINITY;
+        let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
+        if !in_check {
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let moves: MoveList = if in_check {
+            pos.legal_moves()
+        } else {
+            let mut caps = pos.capture_moves();
+            for m in pos.promotion_moves() {
+                if !m.is_capture() {
+                    caps.push(m);
+                }
+            }
+            caps
+        };
+        if in_check && moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (mvv_lva(m), m)).collect();
+        order.sort_by_key(|(s, _)| -*s);
+        for (_, m) in order {
+            if !in_check {
+                // Skip captures that lose material or cannot lift alpha.
+                let gain = m
+                    .capture()
+                    .map_or(0, |r| crate::eval::PIECE_VALUE[r as usize - 1]);
+                if !m.is_promotion() && stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            self.keys.push(hash(&child));
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, helpers_stop);
+            self.keys.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,503 @@
+//! Typed UCI commands, parsed from one line of GUI input.
+//!
+//! Parsing is pure and total: every line yields either a [`Command`] or a
+//! [`ParseError`] naming the culprit, never a panic. `position` and `go` are
+//! read here rather than by vampirc-uci because that crate cannot read
+//! Shredder-FEN, reads `position startpos960 518` as plain `startpos`, drops
+//! unknown trailing tokens and panics on `go depth 300`.
+//!
+//! Moves inside `position ... moves` are only checked for syntax here; their
+//! legality depends on the position and is checked when the command is
+//! applied (see [`crate::engine`]).
+
+use std::fmt;
+
+/// One command from the GUI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify and list options.
+    Uci,
+    /// `debug on|off`.
+    Debug(bool),
+    /// `isready`: must always be answered with `readyok`.
+    IsReady,
+    /// `setoption name <id> [value <x>]`; the name may contain spaces.
+    SetOption {
+        /// Option name as sent (matched case-insensitively).
+        name: String,
+        /// Value, if any (buttons have none).
+        value: Option<String>,
+    },
+    /// `register ...`: accepted and ignored (the engine is free).
+    Register,
+    /// `ucinewgame`.
+    UciNewGame,
+    /// `position ...`.
+    Position(PositionCommand),
+    /// `go ...`.
+    Go(GoCommand),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`.
+    Quit,
+    /// `d`: print the board (a debugging extension, as in Stockfish).
+    Display,
+    /// `eval`: print the static evaluation (debugging extension).
+    Eval,
+}
+
+/// Where a `position` command starts from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartSpec {
+    /// `startpos`: the classical start position.
+    StartPos,
+    /// `fen <4 to 6 fields>`, kept as text; validated when applied.
+    Fen(String),
+    /// `startpos960 <n>`: Chess960 start by Scharnagl number (0..959).
+    Start960(u32),
+    /// `startpos960 random`: a uniformly random Chess960 start.
+    Start960Random,
+}
+
+/// A parsed `position` command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionCommand {
+    /// The starting point.
+    pub start: StartSpec,
+    /// Moves in UCI notation, syntax-checked only.
+    pub moves: Vec<String>,
+}
+
+/// Limits of a `go` command. Times are in milliseconds and may be negative
+/// (some GUIs send a negative remaining time after a flag); the time manager
+/// clamps them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// `searchmoves`: restrict the root to these moves (UCI text).
+    pub searchmoves: Vec<String>,
+    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// `wtime`.
+    pub wtime: Option<i64>,
+    /// `btime`.
+    pub btime: Option<i64>,
+    /// `winc`.
+    pub winc: Option<i64>,
+    /// `binc`.
+    pub binc: Option<i64>,
+    /// `movestogo`.
+    pub movestogo: Option<u32>,
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `mate` in moves.
+    pub mate: Option<u32>,
+    /// `movetime`.
+    pub movetime: Option<i64>,
+    /// `infinite`.
+    pub infinite: bool,
+    /// `perft <depth>`: count leaves per root move instead of searching.
+    pub perft: Option<u32>,
+}
+
+/// Why a line was refused. The message names the culprit token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError(msg.into()))
+}
+
+/// Command words, used to find the command in a line that starts with
+/// unknown tokens (the UCI specification asks engines to skip those).
+const COMMAND_WORDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+];
+
+/// The outcome of reading one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed {
+    /// The command, or `None` for a blank line.
+    pub command: Option<Command>,
+    /// Leading tokens that were skipped because they are not commands.
+    pub skipped: Vec<String>,
+}
+
+/// Parse one line of GUI input.
+///
+/// Leading unknown tokens are skipped as the UCI specification asks
+/// (`joho debug on` reads as `debug on`) and reported in
+/// [`Parsed::skipped`] so the caller can say so; a line with no command word
+/// at all is an error.
+///
+/// # Errors
+/// A [`ParseError`] naming the first token that cannot be read.
+pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.is_empty() {
+        return Ok(Parsed {
+            command: None,
+            skipped: Vec::new(),
+        });
+    }
+    let Some(start) = tokens.iter().position(|t| COMMAND_WORDS.contains(t)) else {
+        return err(format!("unknown command '{}'", shorten(tokens[0])));
+    };
+    let skipped = tokens[..start].iter().map(|t| shorten(t)).collect();
+    let command = parse_tokens(&tokens[start..])?;
+    Ok(Parsed {
+        command: Some(command),
+        skipped,
+    })
+}
+
+/// Cut very long tokens so an error message stays one readable line.
+pub fn shorten(token: &str) -> String {
+    const MAX: usize = 40;
+    if token.chars().count() <= MAX {
+        token.to_owned()
+    } else {
+        let head: String = token.chars().take(MAX).collect();
+        format!("{head}...")
+    }
+}
+
+fn parse_tokens(tokens: &[&str]) -> Result<Command, ParseError> {
+    let (word, rest) = match tokens.split_first() {
+        Some((w, r)) => (*w, r),
+        None => return err("empty command"),
+    };
+    let no_args = |cmd: Command| -> Result<Command, ParseError> {
+        match rest.first() {
+            None => Ok(cmd),
+            Some(t) => err(format!("unexpected token '{}' after '{word}'", shorten(t))),
+        }
+    };
+    match word {
+        "uci" => no_args(Command::Uci),
+        "isready" => no_args(Command::IsReady),
+        "ucinewgame" => no_args(Command::UciNewGame),
+        "stop" => no_args(Command::Stop),
+        "ponderhit" => no_args(Command::PonderHit),
+        "quit" => no_args(Command::Quit),
+        "d" => no_args(Command::Display),
+        "eval" => no_args(Command::Eval),
+        "register" => Ok(Command::Register),
+        "debug" => match rest {
+            ["on"] => Ok(Command::Debug(true)),
+            ["off"] => Ok(Command::Debug(false)),
+            [] => err("debug needs 'on' or 'off'"),
+            ["on" | "off", t, ..] => err(format!("unexpected token '{}' after debug", shorten(t))),
+            [t, ..] => err(format!("debug needs 'on' or 'off', not '{}'", shorten(t))),
+        },
+        "setoption" => parse_setoption(rest),
+        "position" => parse_position(rest).map(Command::Position),
+        "go" => parse_go(rest).map(Command::Go),
+        other => err(format!("unknown command '{}'", shorten(other))),
+    }
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
+    if rest.first() != Some(&"name") {
+        return err("setoption needs 'name <id> [value <x>]'");
+    }
+    let rest = &rest[1..];
+    let value_at = rest.iter().position(|t| *t == "value");
+    let (name_tokens, value) = match value_at {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name_tokens.is_empty() {
+        return err("setoption has an empty option name");
+    }
+    Ok(Command::SetOption {
+        name: name_tokens.join(" "),
+        value,
+    })
+}
+
+fn parse_position(rest: &[&str]) -> Result<PositionCommand, ParseError> {
+    let (start, after) = match rest {
+        [] => return err("position needs 'startpos', 'fen <FEN>' or 'startpos960 <n|random>'"),
+        ["startpos", after @ ..] => (StartSpec::StartPos, after),
+        ["startpos960", arg, after @ ..] => {
+            let spec = if *arg == "random" {
+                StartSpec::Start960Random
+            } else {
+                match arg.parse::<u32>() {
+                    Ok(n) if n < crate::startpos::COUNT => StartSpec::Start960(n),
+                    Ok(_) => {
+                        return err(format!(
+                            "startpos960 number {arg} out of range: valid numbers are 0..959"
+                        ))
+                    }
+                    Err(_) => {
+                        return err(format!(
+                            "startpos960 needs a number 0..959 or 'random', not '{}'",
+                            shorten(arg)
+                        ))
+                    }
+                }
+            };
+            (spec, after)
+        }
+        ["startpos960"] => return err("startpos960 needs a number 0..959 or 'random'"),
+        ["fen", after @ ..] => {
+            let end = after
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(after.len());
+            if end == 0 {
+                return err("position fen needs a FEN");
+            }
+            if end > 6 {
+                return err(format!(
+                    "position fen has {end} fields, a FEN has at most 6 (unexpected token '{}')",
+                    shorten(after[6])
+                ));
+            }
+            (StartSpec::Fen(after[..end].join(" ")), &after[end..])
+        }
+        [t, ..] => {
+            return err(format!(
+                "position needs 'startpos', 'fen' or 'startpos960', not '{}'",
+                shorten(t)
+            ))
+        }
+    };
+    let moves = match after {
+        [] => Vec::new(),
+        ["moves", moves @ ..] => {
+            for m in moves {
+                if m.parse::<shakmaty::uci::UciMove>().is_err() || *m == "0000" {
+                    return err(format!("bad move '{}' in position command", shorten(m)));
+                }
+            }
+            moves.iter().map(|m| (*m).to_owned()).collect()
+        }
+        [t, ..] => {
+            return err(format!(
+                "unexpected token '{}' in position command (expected 'moves')",
+                shorten(t)
+            ))
+        }
+    };
+    Ok(PositionCommand { start, moves })
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, ParseError> {
+    let Some(v) = value else {
+        return err(format!("go {key} needs a value"));
+    };
+    v.parse::<T>()
+        .map_err(|_| ParseError(format!("go {key}: '{}' is not a valid number", shorten(v))))
+}
+
+fn parse_go(rest: &[&str]) -> Result<GoCommand, ParseError> {
+    let mut go = GoCommand::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i];
+        let value = rest.get(i + 1);
+        let mut took_value = true;
+        match key {
+            "wtime" => go.wtime = Some(number(key, value)?),
+            "btime" => go.btime = Some(number(key, value)?),
+            "winc" => go.winc = Some(number(key, value)?),
+            "binc" => go.binc = Some(number(key, value)?),
+            "movestogo" => go.movestogo = Some(number(key, value)?),
+            "depth" => go.depth = Some(number(key, value)?),
+            "nodes" => go.nodes = Some(number(key, value)?),
+            "mate" => go.mate = Some(number(key, value)?),
+            "movetime" => go.movetime = Some(number(key, value)?),
+            "perft" => go.perft = Some(number(key, value)?),
+            "infinite" => {
+                go.infinite = true;
+                took_value = false;
+            }
+            "ponder" => {
+                go.ponder = true;
+                took_value = false;
+            }
+            "searchmoves" => {
+                // searchmoves takes every following token that reads as a move.
+                let mut j = i + 1;
+                while let Some(t) = rest.get(j) {
+                    if t.parse::<shakmaty::uci::UciMove>().is_err() {
+                        break;
+                    }
+                    go.searchmoves.push((*t).to_owned());
+                    j += 1;
+                }
+                if go.searchmoves.is_empty() {
+                    return err("go searchmoves needs at least one move");
+                }
+                i = j;
+                continue;
+            }
+            other => return err(format!("unknown token '{}' in go command", shorten(other))),
+        }
+        i += if took_value { 2 } else { 1 };
+    }
+    Ok(go)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Command {
+        parse_line(line)
+            .expect("parses")
+            .command
+            .expect("has a command")
+    }
+
+    fn refused(line: &str) -> String {
+        parse_line(line).expect_err("must be refused").0
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(cmd("uci"), Command::Uci);
+        assert_eq!(cmd("  isready  "), Command::IsReady);
+        assert_eq!(cmd("debug on"), Command::Debug(true));
+        assert_eq!(cmd("quit"), Command::Quit);
+        assert_eq!(parse_line("").unwrap().command, None);
+        assert_eq!(parse_line(" \t ").unwrap().command, None);
+    }
+
+    #[test]
+    fn leading_unknown_tokens_are_skipped_and_reported() {
+        let p = parse_line("joho debug on").unwrap();
+        assert_eq!(p.command, Some(Command::Debug(true)));
+        assert_eq!(p.skipped, vec!["joho".to_owned()]);
+        assert!(refused("hello world").contains("unknown command 'hello'"));
+        assert!(refused("isready now").contains("'now'"));
+    }
+
+    #[test]
+    fn startpos960_is_not_read_as_startpos() {
+        let Command::Position(p) = cmd("position startpos960 518") else {
+            panic!("not a position")
+        };
+        assert_eq!(p.start, StartSpec::Start960(518));
+        let Command::Position(p) = cmd("position startpos960 random moves e2e4") else {
+            panic!("not a position")
+        };
+        assert_eq!(p.start, StartSpec::Start960Random);
+        assert_eq!(p.moves, vec!["e2e4".to_owned()]);
+        assert!(refused("position startpos960 960").contains("out of range"));
+        assert!(refused("position startpos960 -1").contains("'-1'"));
+        assert!(refused("position startpos960").contains("needs"));
+    }
+
+    #[test]
+    fn shredder_fen_and_moves() {
+        let Command::Position(p) =
+            cmd("position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 moves g1h1")
+        else {
+            panic!("not a position")
+        };
+        assert_eq!(
+            p.start,
+            StartSpec::Fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1".into())
+        );
+        assert_eq!(p.moves, vec!["g1h1".to_owned()]);
+    }
+
+    #[test]
+    fn position_errors_name_the_culprit() {
+        assert!(refused("position startpos moves e2e4 xyz").contains("'xyz'"));
+        assert!(refused("position startpos e2e4").contains("'e2e4'"));
+        assert!(refused("position fen").contains("needs a FEN"));
+        assert!(refused("position banana").contains("'banana'"));
+        assert!(refused("position fen a b c d e f g").contains("'g'"));
+        assert!(refused("position startpos moves 0000").contains("'0000'"));
+    }
+
+    #[test]
+    fn go_limits() {
+        let Command::Go(g) = cmd("go wtime 1000 btime -20 winc 10 binc 10 movestogo 5") else {
+            panic!()
+        };
+        assert_eq!(g.wtime, Some(1000));
+        assert_eq!(g.btime, Some(-20));
+        assert_eq!(g.movestogo, Some(5));
+        let Command::Go(g) = cmd("go depth 300") else {
+            panic!()
+        };
+        assert_eq!(g.depth, Some(300));
+        let Command::Go(g) = cmd("go infinite searchmoves e2e4 d2d4") else {
+            panic!()
+        };
+        assert!(g.infinite);
+        assert_eq!(g.searchmoves, vec!["e2e4".to_owned(), "d2d4".to_owned()]);
+        let Command::Go(g) = cmd("go searchmoves e2e4 ponder movetime 50") else {
+            panic!()
+        };
+        assert!(g.ponder);
+        assert_eq!(g.movetime, Some(50));
+        let Command::Go(g) = cmd("go perft 3") else {
+            panic!()
+        };
+        assert_eq!(g.perft, Some(3));
+        assert_eq!(cmd("go"), Command::Go(GoCommand::default()));
+    }
+
+    #[test]
+    fn go_errors() {
+        assert!(refused("go depth").contains("needs a value"));
+        assert!(refused("go depth x").contains("'x'"));
+        assert!(refused("go depth 99999999999999999999").contains("not a valid number"));
+        assert!(refused("go fast").contains("'fast'"));
+        assert!(refused("go searchmoves").contains("at least one"));
+    }
+
+    #[test]
+    fn setoption_names_with_spaces() {
+        assert_eq!(
+            cmd("setoption name Move Overhead value 30"),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }
+        );
+        assert_eq!(
+            cmd("setoption name Clear Hash"),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert!(refused("setoption Hash 3").contains("name"));
+    }
+
+    #[test]
+    fn long_tokens_are_shortened() {
+        let long = "x".repeat(10_000);
+        let msg = refused(&long);
+        assert!(msg.len() < 100, "{msg}");
+    }
+}

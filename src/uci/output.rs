@@ -1,0 +1,214 @@
+//! Everything the engine writes to the GUI goes through [`Output`]: one
+//! lock, one line at a time, flushed, and copied to the debug log file when
+//! one is set. This is what keeps stdout protocol-only.
+//!
+//! Constant engine-to-GUI messages are formatted by vampirc-uci, behind a
+//! guard that checks the text is one printable ASCII line (and, for
+//! `bestmove`, that it says exactly the move we meant); otherwise our own
+//! formatting is used.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use shakmaty::uci::UciMove;
+use vampirc_uci::{UciMessage, UciOptionConfig, UciPiece, UciSquare};
+
+struct Inner {
+    out: Box<dyn Write + Send>,
+    log: Option<File>,
+    broken: bool,
+}
+
+/// The engine's single writer.
+pub struct Output {
+    inner: Mutex<Inner>,
+}
+
+impl Output {
+    /// Write to `out` (stdout in the binary, a buffer in tests).
+    pub fn new(out: Box<dyn Write + Send>) -> Output {
+        Output {
+            inner: Mutex::new(Inner {
+                out,
+                log: None,
+                broken: false,
+            }),
+        }
+    }
+
+    /// Send one protocol line. Anything but printable ASCII (an echo of
+    /// invalid UTF-8 or control bytes in an error message) becomes `?`, so
+    /// the GUI always receives exactly one clean line.
+    pub fn send(&self, line: &str) {
+        let clean: String = line
+            .chars()
+            .map(|c| if (' '..='~').contains(&c) { c } else { '?' })
+            .collect();
+        let line = clean.as_str();
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        if !inner.broken {
+            let ok = writeln!(inner.out, "{line}").and_then(|()| inner.out.flush());
+            if ok.is_err() {
+                // The GUI is gone; stay quiet, `quit`/EOF will follow.
+                inner.broken = true;
+            }
+        }
+        log_line(&mut inner.log, '>', line);
+    }
+
+    /// Send `info string <text>`, one line per line of `text`.
+    pub fn info_string(&self, text: &str) {
+        for l in text.lines() {
+            self.send(&format!("info string {l}"));
+        }
+    }
+
+    /// Copy a line received from the GUI into the debug log.
+    pub fn log_input(&self, line: &str) {
+        if let Ok(mut inner) = self.inner.lock() {
+            log_line(&mut inner.log, '<', line);
+        }
+    }
+
+    /// Start (or with an empty path, stop) logging every line in and out.
+    ///
+    /// # Errors
+    /// The file cannot be opened for appending.
+    pub fn set_log_file(&self, path: &str) -> io::Result<()> {
+        let file = if path.is_empty() || path == "<empty>" {
+            None
+        } else {
+            Some(File::options().create(true).append(true).open(path)?)
+        };
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.log = file;
+        }
+        Ok(())
+    }
+}
+
+fn log_line(log: &mut Option<File>, dir: char, line: &str) {
+    if let Some(f) = log {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        let _ = writeln!(
+            f,
+            "{}.{:03} {dir} {line}",
+            now.as_secs(),
+            now.subsec_millis()
+        );
+    }
+}
+
+/// Format through vampirc-uci if the result is sound, else use `fallback`.
+fn guarded(msg: UciMessage, fallback: String, must_equal: bool) -> String {
+    let text = msg.to_string();
+    let sound = !text.is_empty()
+        && text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && (!must_equal || text == fallback);
+    if sound {
+        text
+    } else {
+        log::warn!("vampirc-uci formatted {text:?}; using {fallback:?}");
+        fallback
+    }
+}
+
+/// `id name ...` and `id author ...`.
+pub fn id_lines(name: &str, author: &str) -> [String; 2] {
+    [
+        guarded(UciMessage::id_name(name), format!("id name {name}"), true),
+        guarded(
+            UciMessage::id_author(author),
+            format!("id author {author}"),
+            true,
+        ),
+    ]
+}
+
+/// `uciok`.
+pub fn uciok() -> String {
+    guarded(UciMessage::UciOk, "uciok".into(), true)
+}
+
+/// `readyok`.
+pub fn readyok() -> String {
+    guarded(UciMessage::ReadyOk, "readyok".into(), true)
+}
+
+/// An `option` line; `fallback` is our own rendering of the same option.
+pub fn option_line(config: UciOptionConfig, fallback: String) -> String {
+    guarded(UciMessage::Option(config), fallback, false)
+}
+
+fn to_vampirc(m: &UciMove) -> Option<vampirc_uci::UciMove> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = *m
+    else {
+        return None;
+    };
+    let sq = |s: shakmaty::Square| UciSquare::from(s.file().char(), s.rank().char() as u8 - b'0');
+    let promotion = match promotion {
+        None => None,
+        Some(shakmaty::Role::Knight) => Some(UciPiece::Knight),
+        Some(shakmaty::Role::Bishop) => Some(UciPiece::Bishop),
+        Some(shakmaty::Role::Rook) => Some(UciPiece::Rook),
+        Some(shakmaty::Role::Queen) => Some(UciPiece::Queen),
+        Some(_) => return None,
+    };
+    Some(vampirc_uci::UciMove {
+        from: sq(from),
+        to: sq(to),
+        promotion,
+    })
+}
+
+/// `bestmove <m> [ponder <p>]`, or `bestmove 0000` when there is no legal
+/// move (the UCI null move; GUIs read it as "no move").
+pub fn bestmove(best: Option<&UciMove>, ponder: Option<&UciMove>) -> String {
+    let Some(best) = best else {
+        return "bestmove 0000".into();
+    };
+    let fallback = match ponder {
+        Some(p) => format!("bestmove {best} ponder {p}"),
+        None => format!("bestmove {best}"),
+    };
+    let msg = match (to_vampirc(best), ponder.map(to_vampirc)) {
+        (Some(b), None) => UciMessage::best_move(b),
+        (Some(b), Some(Some(p))) => UciMessage::best_move_with_ponder(b, p),
+        _ => return fallback,
+    };
+    guarded(msg, fallback, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bestmove_formats_castling_and_promotion() {
+        let castle: UciMove = "e1h1".parse().unwrap();
+        let promo: UciMove = "a7a8n".parse().unwrap();
+        assert_eq!(bestmove(Some(&castle), None), "bestmove e1h1");
+        assert_eq!(
+            bestmove(Some(&promo), Some(&castle)),
+            "bestmove a7a8n ponder e1h1"
+        );
+        assert_eq!(bestmove(None, None), "bestmove 0000");
+    }
+
+    #[test]
+    fn constant_messages() {
+        assert_eq!(uciok(), "uciok");
+        assert_eq!(readyok(), "readyok");
+        assert_eq!(id_lines("x y", "z")[0], "id name x y");
+    }
+}
