@@ -333,7 +333,7 @@ impl<'a> Worker<'a> {
         for (i, &(_, m)) in order.iter().enumerate() {
             let mut child = root.clone();
             child.play_unchecked(m);
-            self.push(&child, m, 0);
+            self.push(root, &child, m, 0);
             let gives_check = child.is_check();
             let mut score;
             if i == 0 {
@@ -397,8 +397,15 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn push(&mut self, child: &Chess, m: Move, ply: usize) {
-        self.keys.push(hash(child));
+    /// Enter `child`, reached from `parent` by `m`. The key is updated
+    /// incrementally where shakmaty can (most moves), else recomputed.
+    fn push(&mut self, parent: &Chess, child: &Chess, m: Move, ply: usize) {
+        let key = self.keys[self.keys.len() - 1];
+        let child_key = parent
+            .update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal)
+            .map_or_else(|| hash(child), |z| z.0);
+        debug_assert_eq!(child_key, hash(child));
+        self.keys.push(child_key);
         self.played[ply + 1] = Some(m);
     }
 
@@ -613,7 +620,7 @@ impl<'a> Worker<'a> {
 
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.push(&child, m, ply);
+            self.push(pos, &child, m, ply);
             let gives_check = child.is_check();
             let mut score;
             if i == 0 {
@@ -783,7 +790,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.keys.push(hash(&child));
+            self.push(pos, &child, m, ply);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, helpers_stop);
             self.keys.pop();
             if self.aborted {
