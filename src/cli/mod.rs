@@ -55,6 +55,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct FenArgs {
     /// Scharnagl number 0..959 (518 = RNBQKBNR).
+    #[arg(allow_hyphen_values = true)]
     pub number: String,
     /// Write the castling field as Shredder-FEN (`HAha`) instead of X-FEN (`KQkq`).
     #[arg(long)]
@@ -106,7 +107,7 @@ pub struct OpeningsArgs {
     /// All 960 starts in Scharnagl order.
     #[arg(long, conflicts_with_all = ["count", "seed"], required_unless_present = "count")]
     pub all: bool,
-    /// K random starts.
+    /// K random starts, all distinct when K <= 960 (each run of 960 is a random permutation).
     #[arg(long)]
     pub count: Option<u64>,
     /// Seed for a reproducible selection.
@@ -168,9 +169,34 @@ impl From<io::Error> for CliError {
     }
 }
 
+/// Report a command-line error from clap. Help and version go to stdout
+/// with status 0 as usual; real errors become one stderr line (clap's first
+/// paragraph, joined) and status 2, the contract scripts rely on.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        // Nothing sensible is left to do if printing help fails.
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.to_string();
+    let first: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let line = first.join(" ");
+    let line = line.strip_prefix("error: ").unwrap_or(&line);
+    eprintln!("error: {line}");
+    ExitCode::from(2)
+}
+
 /// Parse the command line and run it.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let result = match cli.command {
         None | Some(Command::Uci) => crate::uci::run_stdio().map(|()| ExitCode::SUCCESS),
         Some(Command::Fen(a)) => positions::fen(&a),
