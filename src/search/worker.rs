@@ -325,7 +325,7 @@ impl<'a> Worker<'a> {
         // The previous iteration's best move first, then the usual order.
         let prev_best = self.pv[0].first().copied();
         let scored = self.score_moves(root, &moves, tt_move, 0);
-        let mut order: Vec<(i32, Move)> = scored.into_iter().zip(moves.drain(..)).collect();
+        let mut order: Vec<(i32, Move)> = scored.iter().copied().zip(moves.drain(..)).collect();
         order.sort_by_key(|(s, m)| (Some(*m) != prev_best, -*s));
         let in_check = root.is_check();
         let mut best = -INFINITY;
@@ -437,12 +437,14 @@ impl<'a> Worker<'a> {
         false
     }
 
-    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> Vec<i32> {
+    /// Ordering scores, one per move, in a fixed-size array (no allocation
+    /// per node; shakmaty's move lists hold at most 256 moves).
+    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> [i32; 256] {
         let killers = self.heur.killers[ply];
         let counter = self.heur.counter_move(self.played[ply]);
-        moves
-            .iter()
-            .map(|&m| {
+        let mut scores = [0i32; 256];
+        for (slot, &m) in scores.iter_mut().zip(moves) {
+            *slot = {
                 if tt_move != 0 && pack_move(m) == tt_move {
                     4_000_000
                 } else if m.is_capture() || m.is_promotion() {
@@ -461,8 +463,9 @@ impl<'a> Worker<'a> {
                 } else {
                     self.heur.quiet_score(pos.turn(), m)
                 }
-            })
-            .collect()
+            };
+        }
+        scores
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -581,12 +584,12 @@ impl<'a> Worker<'a> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let mut scores = self.score_moves(pos, &moves, tt_move, ply);
-        let mut order: Vec<Move> = moves.iter().copied().collect();
+        let mut order = moves;
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
         let futile = !pv_node && !in_check && depth <= 3 && static_eval + 120 * depth <= alpha;
         let lmp_limit = 3 + (depth * depth) as usize / if improving { 1 } else { 2 };
 
@@ -773,9 +776,21 @@ impl<'a> Worker<'a> {
         if in_check && moves.is_empty() {
             return -MATE + ply as i32;
         }
-        let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (mvv_lva(m), m)).collect();
-        order.sort_by_key(|(s, _)| -*s);
-        for (_, m) in order {
+        let mut order = moves;
+        let mut keys = [0i32; 256];
+        for (k, &m) in keys.iter_mut().zip(order.iter()) {
+            *k = mvv_lva(m);
+        }
+        for i in 0..order.len() {
+            let mut bi = i;
+            for j in i + 1..order.len() {
+                if keys[j] > keys[bi] {
+                    bi = j;
+                }
+            }
+            order.swap(i, bi);
+            keys.swap(i, bi);
+            let m = order[i];
             if !in_check {
                 // Skip captures that lose material or cannot lift alpha.
                 let gain = m
