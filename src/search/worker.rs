@@ -148,6 +148,8 @@ impl<'a> Worker<'a> {
         }
         let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
         let mut prev_score = 0;
+        let mut stable = 0u32;
+        let mut score_drop = 0;
         'deepening: for depth in 1..=self.max_depth() {
             self.excluded.clear();
             for line in 1..=multipv {
@@ -158,6 +160,10 @@ impl<'a> Worker<'a> {
                 }
                 let best = self.pv[0].first().copied();
                 if line == 1 {
+                    if depth > 1 {
+                        stable = if best == outcome.best { stable + 1 } else { 0 };
+                        score_drop = prev_score - score;
+                    }
                     prev_score = score;
                     outcome.best = best.or(outcome.best);
                     outcome.ponder = self.pv[0].get(1).copied();
@@ -169,7 +175,7 @@ impl<'a> Worker<'a> {
                 }
                 self.report(depth, line, score, None, reporter);
             }
-            if self.should_stop_after_iteration(prev_score) {
+            if self.should_stop_after_iteration(prev_score, stable, score_drop) {
                 break;
             }
         }
@@ -186,7 +192,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn should_stop_after_iteration(&self, score: i32) -> bool {
+    fn should_stop_after_iteration(&self, score: i32, stable: u32, score_drop: i32) -> bool {
         if self.control.stopped() {
             return true;
         }
@@ -199,7 +205,11 @@ impl<'a> Worker<'a> {
             return false;
         }
         if let Some(soft) = self.limits.soft {
-            if self.control.elapsed() >= soft {
+            let mut target = soft.mul_f64(crate::timeman::soft_scale(stable, score_drop));
+            if let Some(hard) = self.limits.hard {
+                target = target.min(hard);
+            }
+            if self.control.elapsed() >= target {
                 return true;
             }
         }
