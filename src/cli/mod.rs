@@ -143,6 +143,13 @@ pub struct PerftArgs {
     /// One line per root move with its count.
     #[arg(long)]
     pub divide: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Suites: count each position at the deepest depth up to DEPTH whose
+    /// expected count is at most N (a node cap for quick checks).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
 }
 
 /// `chess960 bench [DEPTH]`
