@@ -126,7 +126,10 @@ fn castling_list_up_to_node_cap() {
 fn one_thread_agrees_with_the_reference_too() {
     let entries = suite::parse(&data("chess960_castling.perft")).expect("suite parses");
     let jobs = jobs_up_to(&entries, 1_000_000);
-    let engine = Perft::new(&PerftConfig { threads: 1 });
+    let engine = Perft::new(&PerftConfig {
+        threads: 1,
+        hash_mb: 0,
+    });
     assert_eq!(engine.threads(), 1);
     assert_eq!(mismatches(&engine, &jobs), Vec::<String>::new());
 }
@@ -176,6 +179,26 @@ fn cli_wrong_expectation_exits_1() {
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].contains(" MISMATCH "), "{lines:?}");
     assert!(lines[1].contains("mismatches 1"), "{lines:?}");
+}
+
+#[test]
+fn cli_json_report() {
+    let path = temp_file("json.perft", &first_castling_block(true));
+    let out = bin()
+        .args(["perft", "3", "--json", "--epd"])
+        .arg(&path)
+        .output()
+        .expect("run binary");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(v["summary"]["positions"], 1);
+    assert_eq!(v["summary"]["mismatches"], 1);
+    assert_eq!(v["positions"][0]["status"], "mismatch".to_uppercase());
+    assert_eq!(
+        v["positions"][0]["expected"].as_u64(),
+        v["positions"][0]["nodes"].as_u64().map(|n| n + 1)
+    );
 }
 
 #[test]

@@ -7,9 +7,14 @@
 //!   last line is always `Nodes searched: <total>`;
 //! * a suite: one line per position in file order,
 //!   `<id> depth <d> nodes <n> expected <e|-> <ok|MISMATCH|unchecked> <fen>`,
-//!   then a summary line; exit status 1 if any count differs.
+//!   then a summary line
+//!   `positions P checked C mismatches M nodes N time T s nodes/s R threads H`;
+//!   exit status 1 if any count differs;
+//! * `--json`: one JSON document on stdout instead (same exit statuses).
 //!
-//! Timing goes to stderr so that stdout stays exact.
+//! Suites show a progress bar (nodes/s, ETA) on stderr when it is a
+//! terminal; single positions print one timing line on stderr. Stdout stays
+//! exact.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -18,6 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
 use shakmaty::{CastlingMode, Chess};
 
 use super::{CliError, PerftArgs};
@@ -27,7 +34,8 @@ use crate::perft::suite::{self, SuiteEntry};
 use crate::perft::{Perft, PerftConfig};
 use crate::startpos;
 
-/// Deepest depth accepted (far beyond anything that finishes).
+/// Deepest depth accepted (far beyond anything that finishes; the hash
+/// table stores depths up to 63).
 const MAX_DEPTH: u32 = 63;
 
 /// Where the positions come from.
@@ -53,13 +61,14 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
     }
     let config = PerftConfig {
         threads: a.threads.unwrap_or(0),
+        hash_mb: a.hash,
     };
     match source(a)? {
         Source::One(pos) => {
             if a.max_nodes.is_some() {
                 return Err(CliError("--max-nodes applies to --all and --epd".into()));
             }
-            single(&pos, a.depth, a.divide, &config)
+            single(&pos, a.depth, a.divide, a.json, &config)
         }
         Source::Suite(entries) => {
             if a.divide {
@@ -69,7 +78,7 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
                 .iter()
                 .map(|e| Job::from_entry(e, a.depth, a.max_nodes))
                 .collect();
-            run_suite(&jobs, &config)
+            run_suite(&jobs, a.depth, a.json, &config)
         }
     }
 }
@@ -139,17 +148,38 @@ fn rate(nodes: u64, elapsed: Duration) -> f64 {
     }
 }
 
+/// `--json` report of a single position.
+#[derive(Serialize)]
+struct SingleReport<'a> {
+    fen: String,
+    depth: u32,
+    nodes: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+    threads: usize,
+    hash_mb: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    divide: Option<Vec<DivideLine<'a>>>,
+}
+
+#[derive(Serialize)]
+struct DivideLine<'a> {
+    #[serde(rename = "move")]
+    uci: &'a str,
+    nodes: u64,
+}
+
 fn single(
     pos: &Chess,
     depth: u32,
     divide: bool,
+    json: bool,
     config: &PerftConfig,
 ) -> Result<ExitCode, CliError> {
     let engine = Perft::new(config);
     let never = AtomicBool::new(false);
     let start = Instant::now();
-    let mut out = io::stdout().lock();
-    let total = if divide {
+    let lines: Option<Vec<(String, u64)>> = divide.then(|| {
         let mut lines: Vec<(String, u64)> = engine
             .divide(pos, depth, &never)
             .unwrap_or_default()
@@ -157,35 +187,73 @@ fn single(
             .map(|(m, n)| (m.to_uci(CastlingMode::Chess960).to_string(), n))
             .collect();
         lines.sort();
-        for (m, n) in &lines {
-            writeln!(out, "{m}: {n}")?;
-        }
-        lines.iter().map(|(_, n)| n).sum()
-    } else {
-        engine.count(pos, depth, &never).unwrap_or(0)
+        lines
+    });
+    let total = match &lines {
+        Some(lines) => lines.iter().map(|(_, n)| n).sum(),
+        None => engine.count(pos, depth, &never).unwrap_or(0),
     };
     let elapsed = start.elapsed();
-    writeln!(out, "Nodes searched: {total}")?;
-    out.flush()?;
-    eprintln!(
-        "info: depth {depth}, {total} nodes, {:.3} s, {:.0} nodes/s, {} threads",
-        elapsed.as_secs_f64(),
-        rate(total, elapsed),
-        engine.threads()
-    );
+    let mut out = io::stdout().lock();
+    if json {
+        let report = SingleReport {
+            fen: shredder_fen(pos),
+            depth,
+            nodes: total,
+            seconds: elapsed.as_secs_f64(),
+            nodes_per_second: rate(total, elapsed),
+            threads: engine.threads(),
+            hash_mb: config.hash_mb,
+            divide: lines.as_ref().map(|l| {
+                l.iter()
+                    .map(|(m, n)| DivideLine { uci: m, nodes: *n })
+                    .collect()
+            }),
+        };
+        write_json(&mut out, &report)?;
+    } else {
+        for (m, n) in lines.iter().flatten() {
+            writeln!(out, "{m}: {n}")?;
+        }
+        writeln!(out, "Nodes searched: {total}")?;
+        out.flush()?;
+        eprintln!(
+            "info: depth {depth}, {total} nodes, {:.3} s, {:.0} nodes/s, {} threads, hash {} MiB",
+            elapsed.as_secs_f64(),
+            rate(total, elapsed),
+            engine.threads(),
+            config.hash_mb
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
+    serde_json::to_writer_pretty(&mut *out, value)
+        .map_err(|e| CliError(format!("writing JSON: {e}")))?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn status(r: &JobResult) -> &'static str {
+    match r.matches() {
+        Some(true) => "ok",
+        Some(false) => "MISMATCH",
+        None => "unchecked",
+    }
 }
 
 fn result_line(job: &Job, r: &JobResult) -> String {
     let expected = r.expected.map_or_else(|| "-".to_owned(), |e| e.to_string());
-    let status = match r.matches() {
-        Some(true) => "ok",
-        Some(false) => "MISMATCH",
-        None => "unchecked",
-    };
     format!(
         "{} depth {} nodes {} expected {} {} {}",
-        job.id, job.depth, r.nodes, expected, status, job.fen
+        job.id,
+        job.depth,
+        r.nodes,
+        expected,
+        status(r),
+        job.fen
     )
 }
 
@@ -196,29 +264,112 @@ struct Ordered {
     error: Option<io::Error>,
 }
 
-fn run_suite(jobs: &[Job], config: &PerftConfig) -> Result<ExitCode, CliError> {
+/// A progress bar on stderr (hidden when stderr is not a terminal). Its
+/// unit is nodes when every job has an expected count, so that the ETA
+/// weighs big positions properly; positions otherwise. The message shows
+/// the measured nodes/s.
+fn progress(jobs: &[Job]) -> (ProgressBar, bool) {
+    let expected: Option<u64> = jobs.iter().map(|j| j.expected).sum();
+    let by_nodes = expected.is_some();
+    let bar = ProgressBar::with_draw_target(
+        Some(expected.unwrap_or(jobs.len() as u64)),
+        ProgressDrawTarget::stderr(),
+    );
+    let template = if by_nodes {
+        "[{elapsed_precise}] {wide_bar} {percent}% {human_pos}/{human_len} nodes, {msg}, ETA {eta}"
+    } else {
+        "[{elapsed_precise}] {wide_bar} {pos}/{len} positions, {msg}, ETA {eta}"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(250));
+    (bar, by_nodes)
+}
+
+/// `--json` report of a suite.
+#[derive(Serialize)]
+struct SuiteReport<'a> {
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    positions: Vec<PositionReport<'a>>,
+    summary: SummaryReport,
+}
+
+#[derive(Serialize)]
+struct PositionReport<'a> {
+    id: &'a str,
+    fen: &'a str,
+    depth: u32,
+    nodes: u64,
+    expected: Option<u64>,
+    status: &'static str,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct SummaryReport {
+    positions: usize,
+    checked: usize,
+    mismatches: usize,
+    nodes: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+}
+
+fn run_suite(
+    jobs: &[Job],
+    depth: u32,
+    json: bool,
+    config: &PerftConfig,
+) -> Result<ExitCode, CliError> {
     let engine = Perft::new(config);
     let stop = AtomicBool::new(false);
+    let (bar, by_nodes) = progress(jobs);
     let ordered = Mutex::new(Ordered {
         next: 0,
         waiting: BTreeMap::new(),
         error: None,
     });
+    let done_nodes = std::sync::atomic::AtomicU64::new(0);
+    let start = Instant::now();
     let on_done = |i: usize, r: &JobResult| {
+        let total = done_nodes.fetch_add(r.nodes, Ordering::Relaxed) + r.nodes;
+        if by_nodes {
+            // Advance by what the bar expected, so it ends at 100% even
+            // when a count is wrong.
+            bar.inc(jobs[i].expected.unwrap_or(r.nodes));
+        } else {
+            bar.inc(1);
+        }
+        bar.set_message(format!(
+            "{:.1} Mnodes/s",
+            rate(total, start.elapsed()) / 1e6
+        ));
+        if r.matches() == Some(false) {
+            bar.println(format!("MISMATCH: {}", result_line(&jobs[i], r)));
+        }
+        if json {
+            return;
+        }
         let line = result_line(&jobs[i], r);
         let mut guard = ordered.lock().unwrap_or_else(|p| p.into_inner());
         let o = &mut *guard;
         o.waiting.insert(i, line);
-        let mut out = io::stdout().lock();
-        while let Some(line) = o.waiting.remove(&o.next) {
-            o.next += 1;
-            if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
-                o.error.get_or_insert(e);
-                stop.store(true, Ordering::Relaxed);
+        bar.suspend(|| {
+            let mut out = io::stdout().lock();
+            while let Some(line) = o.waiting.remove(&o.next) {
+                o.next += 1;
+                if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                    o.error.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
-        }
+        });
     };
     let outcome = runner::run(&engine, jobs, &stop, on_done);
+    bar.finish_and_clear();
     if let Some(e) = ordered
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())
@@ -226,10 +377,45 @@ fn run_suite(jobs: &[Job], config: &PerftConfig) -> Result<ExitCode, CliError> {
     {
         return Err(e.into());
     }
-    let Some((_, summary)) = outcome else {
+    let Some((results, summary)) = outcome else {
         return Err(CliError("perft suite interrupted".into()));
     };
-    print_summary(&summary, engine.threads())?;
+    let mut out = io::stdout().lock();
+    if json {
+        let report = SuiteReport {
+            depth,
+            threads: engine.threads(),
+            hash_mb: config.hash_mb,
+            positions: jobs
+                .iter()
+                .zip(&results)
+                .map(|(j, r)| PositionReport {
+                    id: &j.id,
+                    fen: &j.fen,
+                    depth: j.depth,
+                    nodes: r.nodes,
+                    expected: r.expected,
+                    status: status(r),
+                    seconds: r.elapsed.as_secs_f64(),
+                })
+                .collect(),
+            summary: summary_report(&summary),
+        };
+        write_json(&mut out, &report)?;
+    } else {
+        writeln!(
+            out,
+            "positions {} checked {} mismatches {} nodes {} time {:.3} s nodes/s {:.0} threads {}",
+            summary.positions,
+            summary.checked,
+            summary.mismatches,
+            summary.nodes,
+            summary.elapsed.as_secs_f64(),
+            summary.nodes_per_second(),
+            engine.threads()
+        )?;
+        out.flush()?;
+    }
     Ok(if summary.mismatches > 0 {
         ExitCode::from(1)
     } else {
@@ -237,19 +423,13 @@ fn run_suite(jobs: &[Job], config: &PerftConfig) -> Result<ExitCode, CliError> {
     })
 }
 
-fn print_summary(s: &Summary, threads: usize) -> Result<(), CliError> {
-    let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "positions {} checked {} mismatches {} nodes {} time {:.3} s nodes/s {:.0} threads {}",
-        s.positions,
-        s.checked,
-        s.mismatches,
-        s.nodes,
-        s.elapsed.as_secs_f64(),
-        s.nodes_per_second(),
-        threads
-    )?;
-    out.flush()?;
-    Ok(())
+fn summary_report(s: &Summary) -> SummaryReport {
+    SummaryReport {
+        positions: s.positions,
+        checked: s.checked,
+        mismatches: s.mismatches,
+        nodes: s.nodes,
+        seconds: s.elapsed.as_secs_f64(),
+        nodes_per_second: s.nodes_per_second(),
+    }
 }

@@ -15,10 +15,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use shakmaty::{Chess, Move, Position};
 
+use super::key::Packer;
+use super::table::Table;
+
 /// Shared, read-only state of one counting run.
 pub(crate) struct Walk<'a> {
-    /// Raised from outside to abandon the run; counts are then meaningless.
+    /// Raised from outside to abandon the run; counts are then meaningless
+    /// and nothing more is stored in the table.
     pub stop: &'a AtomicBool,
+    /// The perft table, if any.
+    pub table: Option<&'a Table>,
+    /// How this CPU builds table keys.
+    pub packer: Packer,
 }
 
 /// Subtrees with at least this many plies left are split into rayon tasks.
@@ -29,22 +37,46 @@ const SPLIT_PLIES: u32 = 2;
 impl Walk<'_> {
     /// Leaves of the legal move tree of `pos` at `depth` plies, serially.
     pub fn count(&self, pos: &Chess, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => pos.legal_moves().len() as u64,
-            2 => count2(pos),
-            _ => {
-                if self.stop.load(Ordering::Relaxed) {
-                    return 0;
-                }
-                let moves = pos.legal_moves();
-                let mut nodes = 0;
-                for &m in &moves {
-                    nodes += self.count(&child(pos, m), depth - 1);
-                }
-                nodes
-            }
+        if depth <= 1 {
+            return if depth == 0 {
+                1
+            } else {
+                pos.legal_moves().len() as u64
+            };
         }
+        let Some(table) = self.table else {
+            return self.expand(pos, depth);
+        };
+        let Some(key) = self.packer.key(pos) else {
+            return self.expand(pos, depth);
+        };
+        if let Some(nodes) = table.probe(&key, depth) {
+            return nodes;
+        }
+        let nodes = self.expand(pos, depth);
+        // A stopped run returns partial sums: never let them into the table.
+        if !self.stop.load(Ordering::Relaxed) {
+            table.store(&key, depth, nodes);
+        }
+        nodes
+    }
+
+    /// Count `pos` (depth >= 2) from its moves, without looking it up.
+    fn expand(&self, pos: &Chess, depth: u32) -> u64 {
+        if depth == 2 {
+            return count2(pos);
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return 0;
+        }
+        let moves = pos.legal_moves();
+        let mut nodes = 0;
+        for &m in &moves {
+            let mut c = pos.clone();
+            c.play_unchecked(m);
+            nodes += self.count(&c, depth - 1);
+        }
+        nodes
     }
 
     /// Like [`Walk::count`], but the first [`SPLIT_PLIES`] plies of large
@@ -95,7 +127,10 @@ fn count2(pos: &Chess) -> u64 {
     let moves = pos.legal_moves();
     let mut nodes = 0;
     for &m in &moves {
-        nodes += child(pos, m).legal_moves().len() as u64;
+        // Played in place: returning the child by value costs a copy.
+        let mut c = pos.clone();
+        c.play_unchecked(m);
+        nodes += c.legal_moves().len() as u64;
     }
     nodes
 }

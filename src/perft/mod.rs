@@ -14,26 +14,41 @@
 //! every thread count.
 
 mod count;
+mod key;
 pub mod runner;
 pub mod suite;
+mod table;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Chess, Move};
 
 use count::Walk;
+use key::Packer;
+use table::Table;
+
+/// Default size of the perft hash table in MiB: ample for depth 6 from any
+/// start position (a few hundred thousand distinct interior positions).
+pub const DEFAULT_HASH_MB: usize = 64;
 
 /// How a perft run may use the machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PerftConfig {
     /// Worker threads; `0` means one per available core.
     pub threads: usize,
+    /// Size of the hash table in MiB (what UCI's `Hash` option sets); `0`
+    /// disables it. Counts are exact either way: the table stores whole
+    /// positions, not hashes of them.
+    pub hash_mb: usize,
 }
 
 impl Default for PerftConfig {
-    /// All cores.
+    /// All cores and a [`DEFAULT_HASH_MB`] table.
     fn default() -> Self {
-        PerftConfig { threads: 0 }
+        PerftConfig {
+            threads: 0,
+            hash_mb: DEFAULT_HASH_MB,
+        }
     }
 }
 
@@ -49,16 +64,21 @@ impl PerftConfig {
     }
 }
 
-/// A perft engine: the resources of a [`PerftConfig`] (thread pool), kept
-/// so that many counts (a suite, repeated `go perft`) share them.
+/// A perft engine: the resources of a [`PerftConfig`] (thread pool, hash
+/// table), kept so that many counts (a suite, repeated `go perft`) share
+/// them. Entries stay valid across positions and calls, since they are
+/// exact.
 pub struct Perft {
     /// `None` for a single thread: then everything runs on the caller's thread.
     pool: Option<rayon::ThreadPool>,
+    table: Option<Table>,
+    packer: Packer,
 }
 
 impl Perft {
     /// Build the engine. A thread pool that the system refuses to create
-    /// degrades to single-threaded counting rather than failing.
+    /// degrades to single-threaded counting, and a table that cannot be
+    /// allocated to counting without one, rather than failing.
     pub fn new(config: &PerftConfig) -> Perft {
         let threads = config.effective_threads();
         let pool = if threads > 1 {
@@ -71,7 +91,31 @@ impl Perft {
         } else {
             None
         };
-        Perft { pool }
+        let table = Table::new(config.hash_mb);
+        if table.is_none() && config.hash_mb > 0 {
+            log::warn!(
+                "perft: cannot allocate {} MiB; counting without a table",
+                config.hash_mb
+            );
+        }
+        Perft {
+            pool,
+            table,
+            packer: Packer::detect(),
+        }
+    }
+
+    /// Size of the hash table in bytes (0 without one).
+    pub fn hash_bytes(&self) -> usize {
+        self.table.as_ref().map_or(0, Table::bytes)
+    }
+
+    fn walk<'a>(&'a self, stop: &'a AtomicBool) -> Walk<'a> {
+        Walk {
+            stop,
+            table: self.table.as_ref(),
+            packer: self.packer,
+        }
     }
 
     /// Number of threads this engine counts with.
@@ -84,7 +128,7 @@ impl Perft {
     /// Leaves at `depth` plies below `pos`, or `None` if `stop` was raised
     /// before the count finished.
     pub fn count(&self, pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
-        let walk = Walk { stop };
+        let walk = self.walk(stop);
         // `install` runs inline when called from one of the pool's own
         // threads, as suite runs do for each position.
         let nodes = match &self.pool {
@@ -102,7 +146,7 @@ impl Perft {
         if depth == 0 {
             return Some(Vec::new());
         }
-        let walk = Walk { stop };
+        let walk = self.walk(stop);
         let out = match &self.pool {
             Some(pool) => pool.install(|| walk.divide_parallel(pos, depth)),
             None => walk.divide(pos, depth),
@@ -169,7 +213,10 @@ mod tests {
     fn raised_stop_gives_none() {
         let stop = AtomicBool::new(true);
         assert_eq!(divide(&Chess::default(), 5, &stop), None);
-        let engine = Perft::new(&PerftConfig { threads: 1 });
+        let engine = Perft::new(&PerftConfig {
+            threads: 1,
+            hash_mb: 0,
+        });
         assert_eq!(engine.count(&Chess::default(), 5, &stop), None);
     }
 
@@ -179,11 +226,58 @@ mod tests {
         // perft/chess960_castling.perft, id sf-960-1 (RNBQKBNR), depth 4.
         let reference = 197_281;
         for threads in [1, 2, 3] {
-            let cfg = PerftConfig { threads };
+            let cfg = PerftConfig {
+                threads,
+                hash_mb: 1,
+            };
             assert_eq!(perft_with(&pos, 4, &cfg), reference, "{threads} threads");
             let never = AtomicBool::new(false);
             let div = divide_with(&pos, 4, &cfg, &never).expect("not stopped");
             assert_eq!(div.iter().map(|(_, n)| n).sum::<u64>(), reference);
         }
+    }
+
+    /// Tiny tables force every kind of index collision and replacement;
+    /// exact keys must keep every count right. Expectations: perft/.
+    #[test]
+    fn tiny_tables_stay_exact() {
+        let entries = suite::parse(include_str!("../../perft/chess960_castling.perft"))
+            .expect("castling list parses");
+        for (buckets, threads) in [(1, 1), (3, 2), (1024, 2)] {
+            let pool = (threads > 1).then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("pool")
+            });
+            let engine = Perft {
+                pool,
+                table: Table::with_buckets(buckets),
+                packer: Packer::detect(),
+            };
+            let never = AtomicBool::new(false);
+            for e in &entries {
+                for (&depth, &nodes) in e.expected.range(..=4) {
+                    if nodes <= 300_000 {
+                        let got = engine.count(&e.position, depth, &never);
+                        assert_eq!(got, Some(nodes), "{} d{depth} {buckets} buckets", e.id);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_run_leaves_no_partial_counts() {
+        let engine = Perft::new(&PerftConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let pos = Chess::default();
+        let stop = AtomicBool::new(true);
+        assert_eq!(engine.count(&pos, 5, &stop), None);
+        let never = AtomicBool::new(false);
+        // perft/chess960_castling.perft, id sf-960-1, depth 5.
+        assert_eq!(engine.count(&pos, 5, &never), Some(4_865_609));
     }
 }
