@@ -144,6 +144,19 @@ pub struct PerftArgs {
     /// One line per root move with its count.
     #[arg(long)]
     pub divide: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Hash table size in MiB (0: none). Counts are exact either way.
+    #[arg(long, value_name = "MB", default_value_t = crate::perft::DEFAULT_HASH_MB)]
+    pub hash: usize,
+    /// Print one JSON report on stdout instead of text lines (for CI).
+    #[arg(long)]
+    pub json: bool,
+    /// Suites: count each position at the deepest depth up to DEPTH whose
+    /// expected count is at most N (a node cap for quick checks).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
 }
 
 /// `chess960 bench [DEPTH]`
