@@ -103,6 +103,11 @@ impl Game {
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
+    /// True until the work is done and only its final output (the
+    /// `bestmove` or perft total) remains to be written. Cleared *before*
+    /// that output, so a GUI that answers it at once (e.g. `setoption`
+    /// right after `bestmove`) never finds the engine still busy.
+    pending: Arc<AtomicBool>,
 }
 
 /// Callback receiving the final result of a search (prints `bestmove`).
@@ -143,11 +148,12 @@ impl Engine {
         self.table.clear();
     }
 
-    /// True while a search or perft runs in the background.
+    /// True while a search or perft runs in the background and has not
+    /// reached its final output yet.
     pub fn is_busy(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| r.pending.load(Ordering::SeqCst) && !r.handle.is_finished())
     }
 
     /// Start searching `game` in the background. `hold` keeps the search
@@ -167,6 +173,8 @@ impl Engine {
         let root = game.position().clone();
         let history = game.history_keys().to_vec();
         let c = Arc::clone(&control);
+        let pending = Arc::new(AtomicBool::new(true));
+        let p = Arc::clone(&pending);
         let handle = std::thread::spawn(move || {
             let out = search::search(
                 &root,
@@ -177,18 +185,38 @@ impl Engine {
                 threads,
                 &mut *reporter,
             );
+            p.store(false, Ordering::SeqCst);
             on_done(out);
         });
-        self.running = Some(Running { control, handle });
+        self.running = Some(Running {
+            control,
+            handle,
+            pending,
+        });
     }
 
-    /// Run `job` in the background with a stop flag (`go perft`).
-    pub fn spawn_job(&mut self, job: Box<dyn FnOnce(&AtomicBool) + Send>) {
+    /// Run `work` in the background with a stop flag (`go perft`), then
+    /// hand its result to `finish`, which writes the output.
+    pub fn spawn_job<T: 'static>(
+        &mut self,
+        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+        finish: impl FnOnce(T) + Send + 'static,
+    ) {
         self.wait();
         let control = Arc::new(Control::new(false));
         let c = Arc::clone(&control);
-        let handle = std::thread::spawn(move || job(&c.stop));
-        self.running = Some(Running { control, handle });
+        let pending = Arc::new(AtomicBool::new(true));
+        let p = Arc::clone(&pending);
+        let handle = std::thread::spawn(move || {
+            let result = work(&c.stop);
+            p.store(false, Ordering::SeqCst);
+            finish(result);
+        });
+        self.running = Some(Running {
+            control,
+            handle,
+            pending,
+        });
     }
 
     /// `stop`: end the search now; its result is reported as usual.
