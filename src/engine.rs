@@ -99,6 +99,16 @@ impl Game {
     }
 }
 
+/// Memory the system can still give us, in MB (`MemAvailable` from
+/// `/proc/meminfo`); `None` where that is not known (not Linux), in which
+/// case the allocation is simply attempted.
+fn available_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// What the background thread is doing.
 struct Running {
     control: Arc<Control>,
@@ -131,15 +141,34 @@ impl Engine {
     }
 
     /// Resize the table (drops its content). Must not be searching.
-    pub fn set_hash(&mut self, mb: usize) {
+    ///
+    /// # Errors
+    /// When the system reports less available memory than `mb` (plus what
+    /// the current table frees): the table is then left as it was. Without
+    /// this check a GUI's `setoption name Hash value 65536` on a smaller
+    /// machine would abort the process (allocation failure) or get it
+    /// killed by the OOM killer mid-game.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.wait();
-        if mb != self.hash_mb {
-            // Drop the old table before allocating the new one so that peak
-            // memory stays at one table.
-            self.table = Arc::new(Table::new(1));
-            self.table = Arc::new(Table::new(mb));
-            self.hash_mb = mb;
+        if mb == self.hash_mb {
+            return Ok(());
         }
+        if let Some(avail) = available_memory_mb() {
+            let usable = avail.saturating_add(self.hash_mb as u64);
+            if mb as u64 > usable {
+                return Err(format!(
+                    "Hash {mb} MB refused: only about {usable} MB of memory is available; \
+                     keeping {} MB",
+                    self.hash_mb
+                ));
+            }
+        }
+        // Drop the old table before allocating the new one so that peak
+        // memory stays at one table.
+        self.table = Arc::new(Table::new(1));
+        self.table = Arc::new(Table::new(mb));
+        self.hash_mb = mb;
+        Ok(())
     }
 
     /// Empty the table (`Clear Hash`, `ucinewgame`).

@@ -70,6 +70,12 @@ impl Session {
         &self.game
     }
 
+    /// The current option values (for tests: a refused `setoption` must
+    /// leave them unchanged).
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
     /// True when moves are written king-takes-rook.
     fn chess960_notation(&self) -> bool {
         self.options.chess960 || self.game.is_chess960()
@@ -153,7 +159,12 @@ impl Session {
             }
         };
         match &change {
-            Change::Hash(mb) => self.engine.set_hash(*mb),
+            Change::Hash(mb) => {
+                if let Err(e) = self.engine.set_hash(*mb) {
+                    self.error(&e);
+                    return;
+                }
+            }
             Change::ClearHash => self.engine.clear_hash(),
             Change::DebugLogFile(path) => {
                 if let Err(e) = self.out.set_log_file(path) {

@@ -454,3 +454,105 @@ pub fn perft_file(name: &str) -> Vec<PerftEntry> {
     }
     out
 }
+
+/// UCI move syntax as engines send it (`0000` is the null move).
+pub fn is_uci_move(t: &str) -> bool {
+    let b = t.as_bytes();
+    if t == "0000" {
+        return true;
+    }
+    let sq = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    (b.len() == 4 || (b.len() == 5 && b"qrbn".contains(&b[4]))) && sq(b[0], b[1]) && sq(b[2], b[3])
+}
+
+fn is_int(t: &str) -> bool {
+    t.strip_prefix('-').unwrap_or(t).parse::<u64>().is_ok()
+}
+
+/// Check one engine output line against the UCI engine-to-GUI messages
+/// and this engine's documented extensions (`d` and `go perft` output).
+///
+/// # Errors
+/// A description of what is wrong with the line.
+pub fn check_protocol_line(line: &str) -> Result<(), String> {
+    if !line.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Err(format!("non-printable byte in {line:?}"));
+    }
+    let words: Vec<&str> = line.split(' ').collect();
+    let bad = || {
+        Err(format!(
+            "not a UCI message or documented extension: {line:?}"
+        ))
+    };
+    match words.as_slice() {
+        ["uciok"] | ["readyok"] | [""] => Ok(()),
+        ["id", "name" | "author", _, ..] => Ok(()),
+        ["option", "name", rest @ ..] if rest.contains(&"type") => Ok(()),
+        ["bestmove", m] if is_uci_move(m) => Ok(()),
+        ["bestmove", m, "ponder", p] if is_uci_move(m) && is_uci_move(p) => Ok(()),
+        ["info", "string", ..] => Ok(()),
+        ["info", rest @ ..] => check_info(rest).map_err(|e| format!("{e} in {line:?}")),
+        // `go perft`: divide lines and the total.
+        [m, n]
+            if m.ends_with(':') && is_uci_move(&m[..m.len() - 1]) && n.parse::<u64>().is_ok() =>
+        {
+            Ok(())
+        }
+        ["Nodes", "searched:", n] if n.parse::<u64>().is_ok() => Ok(()),
+        // `d`: the diagram and the description lines.
+        _ if line.starts_with(" +---+")
+            || line.starts_with(" | ")
+            || line == "   a   b   c   d   e   f   g   h" =>
+        {
+            Ok(())
+        }
+        ["Fen:" | "Shredder-FEN:", ..] | ["Start:", ..] | ["Key:", _] | ["Checkers:", ..] => Ok(()),
+        _ => bad(),
+    }
+}
+
+fn check_info(words: &[&str]) -> Result<(), String> {
+    let mut i = 0;
+    if words.is_empty() {
+        return Err("empty info".into());
+    }
+    while i < words.len() {
+        let key = words[i];
+        let value = words.get(i + 1).copied().unwrap_or("");
+        match key {
+            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "hashfull" | "time" | "tbhits"
+            | "cpuload" | "currmovenumber" => {
+                if value.parse::<u64>().is_err() {
+                    return Err(format!("info {key} '{value}'"));
+                }
+                i += 2;
+            }
+            "score" => {
+                let ok =
+                    matches!(value, "cp" | "mate") && words.get(i + 2).is_some_and(|v| is_int(v));
+                if !ok {
+                    return Err("bad info score".into());
+                }
+                i += 3;
+                while matches!(words.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
+                    i += 1;
+                }
+            }
+            "currmove" => {
+                if !is_uci_move(value) {
+                    return Err(format!("info currmove '{value}'"));
+                }
+                i += 2;
+            }
+            "pv" | "refutation" => {
+                if words[i + 1..].is_empty() || !words[i + 1..].iter().all(|m| is_uci_move(m)) {
+                    return Err("bad pv".into());
+                }
+                return Ok(());
+            }
+            "string" => return Ok(()),
+            other => return Err(format!("unknown info key '{other}'")),
+        }
+    }
+    Ok(())
+}
