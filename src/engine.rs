@@ -99,10 +99,25 @@ impl Game {
     }
 }
 
+/// Memory the system can still give us, in MB (`MemAvailable` from
+/// `/proc/meminfo`); `None` where that is not known (not Linux), in which
+/// case the allocation is simply attempted.
+fn available_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// What the background thread is doing.
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
+    /// True until the work is done and only its final output (the
+    /// `bestmove` or perft total) remains to be written. Cleared *before*
+    /// that output, so a GUI that answers it at once (e.g. `setoption`
+    /// right after `bestmove`) never finds the engine still busy.
+    pending: Arc<AtomicBool>,
 }
 
 /// Callback receiving the final result of a search (prints `bestmove`).
@@ -126,15 +141,34 @@ impl Engine {
     }
 
     /// Resize the table (drops its content). Must not be searching.
-    pub fn set_hash(&mut self, mb: usize) {
+    ///
+    /// # Errors
+    /// When the system reports less available memory than `mb` (plus what
+    /// the current table frees): the table is then left as it was. Without
+    /// this check a GUI's `setoption name Hash value 65536` on a smaller
+    /// machine would abort the process (allocation failure) or get it
+    /// killed by the OOM killer mid-game.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.wait();
-        if mb != self.hash_mb {
-            // Drop the old table before allocating the new one so that peak
-            // memory stays at one table.
-            self.table = Arc::new(Table::new(1));
-            self.table = Arc::new(Table::new(mb));
-            self.hash_mb = mb;
+        if mb == self.hash_mb {
+            return Ok(());
         }
+        if let Some(avail) = available_memory_mb() {
+            let usable = avail.saturating_add(self.hash_mb as u64);
+            if mb as u64 > usable {
+                return Err(format!(
+                    "Hash {mb} MB refused: only about {usable} MB of memory is available; \
+                     keeping {} MB",
+                    self.hash_mb
+                ));
+            }
+        }
+        // Drop the old table before allocating the new one so that peak
+        // memory stays at one table.
+        self.table = Arc::new(Table::new(1));
+        self.table = Arc::new(Table::new(mb));
+        self.hash_mb = mb;
+        Ok(())
     }
 
     /// Empty the table (`Clear Hash`, `ucinewgame`).
@@ -143,11 +177,12 @@ impl Engine {
         self.table.clear();
     }
 
-    /// True while a search or perft runs in the background.
+    /// True while a search or perft runs in the background and has not
+    /// reached its final output yet.
     pub fn is_busy(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| r.pending.load(Ordering::SeqCst) && !r.handle.is_finished())
     }
 
     /// Start searching `game` in the background. `hold` keeps the search
@@ -167,6 +202,8 @@ impl Engine {
         let root = game.position().clone();
         let history = game.history_keys().to_vec();
         let c = Arc::clone(&control);
+        let pending = Arc::new(AtomicBool::new(true));
+        let p = Arc::clone(&pending);
         let handle = std::thread::spawn(move || {
             let out = search::search(
                 &root,
@@ -177,18 +214,38 @@ impl Engine {
                 threads,
                 &mut *reporter,
             );
+            p.store(false, Ordering::SeqCst);
             on_done(out);
         });
-        self.running = Some(Running { control, handle });
+        self.running = Some(Running {
+            control,
+            handle,
+            pending,
+        });
     }
 
-    /// Run `job` in the background with a stop flag (`go perft`).
-    pub fn spawn_job(&mut self, job: Box<dyn FnOnce(&AtomicBool) + Send>) {
+    /// Run `work` in the background with a stop flag (`go perft`), then
+    /// hand its result to `finish`, which writes the output.
+    pub fn spawn_job<T: 'static>(
+        &mut self,
+        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+        finish: impl FnOnce(T) + Send + 'static,
+    ) {
         self.wait();
         let control = Arc::new(Control::new(false));
         let c = Arc::clone(&control);
-        let handle = std::thread::spawn(move || job(&c.stop));
-        self.running = Some(Running { control, handle });
+        let pending = Arc::new(AtomicBool::new(true));
+        let p = Arc::clone(&pending);
+        let handle = std::thread::spawn(move || {
+            let result = work(&c.stop);
+            p.store(false, Ordering::SeqCst);
+            finish(result);
+        });
+        self.running = Some(Running {
+            control,
+            handle,
+            pending,
+        });
     }
 
     /// `stop`: end the search now; its result is reported as usual.

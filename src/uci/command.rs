@@ -350,7 +350,9 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, ParseError> {
                     go.searchmoves.push((*t).to_owned());
                     j += 1;
                 }
-                if go.searchmoves.is_empty() {
+                if j == i + 1 {
+                    // Checked per occurrence: a second, empty `searchmoves`
+                    // is as wrong as a first one.
                     return err("go searchmoves needs at least one move");
                 }
                 i = j;
@@ -473,6 +475,7 @@ mod tests {
         assert!(refused("go depth 99999999999999999999").contains("not a valid number"));
         assert!(refused("go fast").contains("'fast'"));
         assert!(refused("go searchmoves").contains("at least one"));
+        assert!(refused("go searchmoves e2e4 depth 3 searchmoves").contains("at least one"));
     }
 
     #[test]

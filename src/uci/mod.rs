@@ -10,6 +10,7 @@ pub mod options;
 pub mod output;
 
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rand::SeedableRng;
@@ -67,6 +68,12 @@ impl Session {
     /// The current game (for tests).
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The current option values (for tests: a refused `setoption` must
+    /// leave them unchanged).
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     /// True when moves are written king-takes-rook.
@@ -152,7 +159,12 @@ impl Session {
             }
         };
         match &change {
-            Change::Hash(mb) => self.engine.set_hash(*mb),
+            Change::Hash(mb) => {
+                if let Err(e) = self.engine.set_hash(*mb) {
+                    self.error(&e);
+                    return;
+                }
+            }
             Change::ClearHash => self.engine.clear_hash(),
             Change::DebugLogFile(path) => {
                 if let Err(e) = self.out.set_log_file(path) {
@@ -275,31 +287,34 @@ impl Session {
         let pos = self.game.position().clone();
         let chess960 = self.chess960_notation();
         let out = Arc::clone(&self.out);
-        self.engine.spawn_job(Box::new(move |stop| {
-            if depth == 0 {
-                out.send("");
-                out.send("Nodes searched: 1");
-                out.send("");
-                return;
-            }
-            match perft::divide(&pos, depth, stop) {
-                Some(mut counts) => {
-                    let mut lines: Vec<(String, u64)> = counts
-                        .drain(..)
-                        .map(|(m, n)| (uci_move(m, chess960), n))
-                        .collect();
-                    lines.sort();
-                    let total: u64 = lines.iter().map(|(_, n)| n).sum();
-                    for (m, n) in lines {
-                        out.send(&format!("{m}: {n}"));
-                    }
-                    out.send("");
-                    out.send(&format!("Nodes searched: {total}"));
-                    out.send("");
+        // The counting runs off the input thread (isready stays answered);
+        // the lines are written only once it is complete, so `stop` leaves
+        // no partial divide on stdout.
+        self.engine.spawn_job(
+            move |stop| stoppable_divide(&pos, depth, stop),
+            move |counts| {
+                let Some(counts) = counts else {
+                    out.send("info string perft stopped");
+                    return;
+                };
+                let mut lines: Vec<(String, u64)> = counts
+                    .into_iter()
+                    .map(|(m, n)| (uci_move(m, chess960), n))
+                    .collect();
+                lines.sort();
+                let total: u64 = if depth == 0 {
+                    1
+                } else {
+                    lines.iter().map(|(_, n)| n).sum()
+                };
+                for (m, n) in lines {
+                    out.send(&format!("{m}: {n}"));
                 }
-                None => out.send("info string perft stopped"),
-            }
-        }));
+                out.send("");
+                out.send(&format!("Nodes searched: {total}"));
+                out.send("");
+            },
+        );
     }
 
     fn display(&self) {
@@ -324,6 +339,42 @@ impl Session {
         let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
         self.out.send(&format!("Checkers: {}", checkers.join(" ")));
     }
+}
+
+/// Subtrees up to this depth are counted by [`perft::perft`] in one call;
+/// deeper ones are split so that `stop` is seen between chunks (a depth-4
+/// subtree takes milliseconds, a depth-8 one hours).
+const PERFT_CHUNK_DEPTH: u32 = 4;
+
+/// `go perft`'s divide: leaves per root move, or `None` once `stop` is
+/// raised. Depth 0 has no root moves.
+fn stoppable_divide(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        out.push((m, stoppable_perft(&child, depth - 1, stop)?));
+    }
+    Some(out)
+}
+
+fn stoppable_perft(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= PERFT_CHUNK_DEPTH {
+        return Some(perft::perft(pos, depth));
+    }
+    let mut total = 0;
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        total += stoppable_perft(&child, depth - 1, stop)?;
+    }
+    Some(total)
 }
 
 /// An ASCII board, rank 8 at the top, upper case for white.

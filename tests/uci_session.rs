@@ -1,0 +1,709 @@
+//! UCI sessions driven through the real binary over stdin/stdout.
+//!
+//! Expected positions come from shakmaty (playing the moves itself) and
+//! expected perft counts from the independent data in `perft/`, never from
+//! the engine's own output. Every `bestmove` is played on a shakmaty board.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
+
+use support::{
+    chess_from_fen, legal_move, perft_file, same_position, startpos_table, Engine, REPLY,
+};
+
+const STANDARD_CASTLING: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+fn xfen(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+fn uci(m: Move) -> String {
+    m.to_uci(CastlingMode::Chess960).to_string()
+}
+
+/// Search with `go_line` on the engine's current position `pos` and check
+/// that the best move is legal there in the expected castling encoding.
+fn search_checked(e: &mut Engine, pos: &Chess, go_line: &str, chess960: bool) -> Move {
+    e.send(go_line);
+    let (_, best, _) = e.bestmove(REPLY);
+    match legal_move(pos, &best, chess960) {
+        Ok(m) => m,
+        Err(msg) => e.fail(&format!("after '{go_line}': {msg}")),
+    }
+}
+
+#[test]
+fn uci_handshake_declares_chess960() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect("uciok", REPLY);
+    assert!(lines.iter().any(|l| l.starts_with("id name ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("id author ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"),
+        "{lines:?}"
+    );
+    for l in &lines {
+        assert!(
+            l.starts_with("id ") || l.starts_with("option name "),
+            "unexpected line before uciok: {l}"
+        );
+    }
+    // A second `uci` is answered the same way.
+    e.send("uci");
+    assert_eq!(e.expect("uciok", REPLY), lines);
+}
+
+#[test]
+fn isready_is_answered_while_searching() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 100");
+    let pos = e.position();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    let before = e.sync();
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "readyok took {:?}",
+        t.elapsed()
+    );
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "go infinite ended on its own: {before:?}"
+    );
+    e.send("stop");
+    let (_, best, _) = e.bestmove(Duration::from_secs(3));
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+}
+
+#[test]
+fn startpos960_numbers_match_the_reference_table() {
+    let table = startpos_table();
+    assert_eq!(table.len(), 960);
+    let mut e = Engine::start();
+    for (n, fen, counts) in &table {
+        e.send(&format!("position startpos960 {n}"));
+        let d = e.display();
+        assert_eq!(&d["Shredder-FEN"], fen, "startpos960 {n}");
+        assert_eq!(d["Start"], format!("Chess960 #{n} (0 moves played)"));
+        // The X-FEN line describes the same position.
+        assert!(same_position(
+            &chess_from_fen(&d["Fen"]),
+            &chess_from_fen(fen)
+        ));
+        if n % 40 == 7 {
+            e.send("go perft 2");
+            let (lines, total) = e.expect_by("Nodes searched", REPLY, |l| {
+                l.starts_with("Nodes searched: ")
+            });
+            let divide = lines.iter().filter(|l| l.contains(": ")).count() as u64;
+            assert_eq!(divide, counts[0], "startpos960 {n} perft 1");
+            assert_eq!(
+                total,
+                format!("Nodes searched: {}", counts[1]),
+                "startpos960 {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn startpos960_random_says_which_start_it_chose() {
+    let table = startpos_table();
+    let mut e = Engine::start();
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..30 {
+        let with_moves = i % 3 == 0;
+        let line = if with_moves {
+            "position startpos960 random moves e2e4 e7e5 g2g3"
+        } else {
+            "position startpos960 random"
+        };
+        let out = e.ask(line);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let words: Vec<&str> = out[0].splitn(6, ' ').collect();
+        assert_eq!(&words[..3], ["info", "string", "startpos960"], "{out:?}");
+        assert_eq!(words[4], "fen", "{out:?}");
+        let n: usize = words[3].parse().expect("a number");
+        assert!(n < 960);
+        assert_eq!(words[5], table[n].1, "FEN of start {n}");
+        seen.insert(n);
+        let mut expected = chess_from_fen(&table[n].1);
+        if with_moves {
+            for m in ["e2e4", "e7e5", "g2g3"] {
+                let mv = m
+                    .parse::<shakmaty::uci::UciMove>()
+                    .unwrap()
+                    .to_move(&expected)
+                    .unwrap();
+                expected.play_unchecked(mv);
+            }
+        }
+        let d = e.display();
+        assert!(same_position(
+            &chess_from_fen(&d["Shredder-FEN"]),
+            &expected
+        ));
+        let moves = if with_moves { 3 } else { 0 };
+        assert_eq!(d["Start"], format!("Chess960 #{n} ({moves} moves played)"));
+    }
+    assert!(
+        seen.len() > 20,
+        "30 random starts gave only {} numbers",
+        seen.len()
+    );
+}
+
+#[test]
+fn shredder_fen_and_xfen_positions_are_read_alike() {
+    let mut e = Engine::start();
+    let mut checked = 0;
+    for (id, fen, _) in perft_file("chess960_midgame.perft").iter().step_by(16) {
+        let expected = chess_from_fen(fen);
+        // As given (Shredder-FEN, 4 fields), then as X-FEN (6 fields).
+        for text in [fen.clone(), xfen(&expected)] {
+            let out = e.ask(&format!("position fen {text}"));
+            assert!(out.is_empty(), "position fen {text}: {out:?}");
+            let got = e.position();
+            assert!(same_position(&got, &expected), "midgame {id}: {text}");
+            checked += 1;
+        }
+    }
+    for (id, fen, _) in perft_file("chess960_castling.perft") {
+        let expected = chess_from_fen(&fen);
+        for text in [fen.clone(), xfen(&expected)] {
+            e.ask(&format!("position fen {text}"));
+            assert!(
+                same_position(&e.position(), &expected),
+                "castling {id}: {text}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+    // Inner rook: X-FEN must name its file; both notations agree.
+    for (x, s) in [
+        (
+            "rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1",
+            "rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1",
+        ),
+        (
+            "1r1k2rr/8/8/8/8/8/8/1R1K2RR w Gg - 0 1",
+            "1r1k2rr/8/8/8/8/8/8/1R1K2RR w Gg - 0 1",
+        ),
+        (
+            "rk4rr/8/8/8/8/8/8/RK4RR w KQkq - 0 1",
+            "rk4rr/8/8/8/8/8/8/RK4RR w HAha - 0 1",
+        ),
+    ] {
+        e.ask(&format!("position fen {x}"));
+        assert_eq!(e.shredder_fen(), s, "{x}");
+    }
+}
+
+/// A Chess960 game prefix in which the side to move can castle, found by
+/// a seeded random walk that prefers developing back-rank pieces.
+fn game_with_castling(n: u32, rng: &mut ChaCha8Rng) -> Option<(Vec<Move>, Chess, Move)> {
+    let table_fen = &startpos_table()[n as usize].1;
+    for _attempt in 0..20 {
+        let mut pos = chess_from_fen(table_fen);
+        let mut moves = Vec::new();
+        for _ply in 0..40 {
+            let legal = pos.legal_moves();
+            let castles: Vec<Move> = legal.iter().copied().filter(|m| m.is_castle()).collect();
+            if let Some(c) = castles.choose(rng) {
+                return Some((moves, pos, *c));
+            }
+            let back = pos.turn().backrank();
+            let developing: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| {
+                    m.from().is_some_and(|f| f.rank() == back)
+                        && !matches!(m.role(), Role::King | Role::Rook)
+                })
+                .collect();
+            let pool: Vec<Move> = if !developing.is_empty() && rng.gen_bool(0.8) {
+                developing
+            } else {
+                legal.iter().copied().collect()
+            };
+            let Some(&m) = pool.choose(rng) else { break };
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+    }
+    None
+}
+
+#[test]
+fn castling_in_moves_is_read_in_both_encodings() {
+    let mut rng = ChaCha8Rng::seed_from_u64(960);
+    let mut e = Engine::start();
+    let (mut king_takes_rook, mut two_square, mut step_wins) = (0, 0, 0);
+    for n in (0..960).step_by(5) {
+        let Some((prefix, pos, castle)) = game_with_castling(n, &mut rng) else {
+            continue;
+        };
+        let prefix_text: Vec<String> = prefix.iter().map(|&m| uci(m)).collect();
+        let mut after = pos.clone();
+        after.play_unchecked(castle);
+        let base = format!("position startpos960 {n} moves {}", prefix_text.join(" "));
+        // King takes own rook: always the castle.
+        let out = e.ask(&format!("{base} {}", uci(castle)));
+        assert!(out.is_empty(), "{out:?}");
+        assert!(
+            same_position(&e.position(), &after),
+            "start {n}: {base} {}",
+            uci(castle)
+        );
+        king_takes_rook += 1;
+        // The king's move to its castling square, when that is not also an
+        // ordinary move: the castle again. When it is an ordinary king
+        // step, the step wins.
+        let (Move::Castle { king, .. }, Some(side)) = (castle, castle.castling_side()) else {
+            unreachable!()
+        };
+        let to = side.king_to(pos.turn());
+        if to == king {
+            continue; // king does not move: only king-takes-rook exists
+        }
+        let text = format!("{king}{to}");
+        let ordinary = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| !m.is_castle() && m.from() == Some(king) && m.to() == to);
+        let expected = match ordinary {
+            Some(step) => {
+                step_wins += 1;
+                let mut p = pos.clone();
+                p.play_unchecked(step);
+                p
+            }
+            None => {
+                two_square += 1;
+                after.clone()
+            }
+        };
+        let out = e.ask(&format!("{base} {text}"));
+        assert!(out.is_empty(), "{out:?}");
+        assert!(
+            same_position(&e.position(), &expected),
+            "start {n}: {base} {text}"
+        );
+    }
+    assert!(
+        king_takes_rook > 150,
+        "only {king_takes_rook} castles found"
+    );
+    assert!(two_square > 50, "only {two_square} two-square castles");
+    println!("castles: {king_takes_rook} king-takes-rook, {two_square} two-square, {step_wins} ordinary steps");
+}
+
+#[test]
+fn ordinary_king_step_is_not_read_as_castling() {
+    let mut e = Engine::start();
+    // King b1, rook a1 with right A: b1c1 is a king step, b1a1 castles
+    // (king to c1, rook to d1).
+    e.ask("position fen 4k3/8/8/8/8/8/8/RK6 w A - 0 1 moves b1c1");
+    assert!(same_position(
+        &e.position(),
+        &chess_from_fen("4k3/8/8/8/8/8/8/R1K5 b - - 1 1")
+    ));
+    e.ask("position fen 4k3/8/8/8/8/8/8/RK6 w A - 0 1 moves b1a1");
+    assert!(same_position(
+        &e.position(),
+        &chess_from_fen("4k3/8/8/8/8/8/8/2KR4 b - - 1 1")
+    ));
+}
+
+#[test]
+fn castling_output_encoding_follows_uci_chess960() {
+    let mut e = Engine::start();
+    let divide = |e: &mut Engine| -> Vec<String> {
+        e.send("go perft 1");
+        let (lines, _) = e.expect_by("Nodes searched", REPLY, |l| {
+            l.starts_with("Nodes searched: ")
+        });
+        e.expect("", REPLY);
+        lines
+            .into_iter()
+            .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_owned()))
+            .collect()
+    };
+    // Standard position, option off: e1g1 / e1c1.
+    e.ask(&format!("position fen {STANDARD_CASTLING}"));
+    let moves = divide(&mut e);
+    assert!(moves.contains(&"e1g1".to_owned()) && moves.contains(&"e1c1".to_owned()));
+    assert!(!moves.contains(&"e1h1".to_owned()) && !moves.contains(&"e1a1".to_owned()));
+    let pos = chess_from_fen(STANDARD_CASTLING);
+    let best = search_checked(&mut e, &pos, "go depth 1 searchmoves e1g1", false);
+    assert!(best.is_castle());
+    // A refused setoption changes nothing.
+    let out = e.ask("setoption name UCI_Chess960 value maybe");
+    assert!(
+        out.len() == 1 && out[0].starts_with("info string error:"),
+        "{out:?}"
+    );
+    assert!(divide(&mut e).contains(&"e1g1".to_owned()));
+    // Option on: king takes rook.
+    assert!(e.ask("setoption name UCI_Chess960 value true").is_empty());
+    let moves = divide(&mut e);
+    assert!(moves.contains(&"e1h1".to_owned()) && moves.contains(&"e1a1".to_owned()));
+    assert!(!moves.contains(&"e1g1".to_owned()));
+    let best = search_checked(&mut e, &pos, "go depth 1 searchmoves e1g1", true);
+    assert!(best.is_castle());
+    // A Chess960 start is written king-takes-rook even with the option off.
+    e.ask("setoption name UCI_Chess960 value false");
+    e.ask("position fen 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1");
+    let moves = divide(&mut e);
+    assert!(moves.contains(&"g1h1".to_owned()), "{moves:?}");
+    assert!(moves.contains(&"g1b1".to_owned()), "{moves:?}");
+}
+
+/// Every refused line: one `info string error:` naming the culprit, and the
+/// position is exactly what it was.
+#[test]
+fn bad_input_is_refused_and_leaves_the_position_unchanged() {
+    let cases: &[(&str, &str)] = &[
+        ("position startpos960 0 moves e2e4 e7e5 xyz", "xyz"),
+        ("position startpos960 0 moves e2e4 e7e5 e2e4", "e2e4"),
+        ("position startpos960 0 moves e2e4 e7e5 g1h1", "g1h1"),
+        ("position startpos moves e2e4 e7e5 e1g1", "e1g1"),
+        ("position startpos960 960", "960"),
+        ("position startpos960 -1", "-1"),
+        (
+            "position startpos960 99999999999999999999999",
+            "99999999999999999999999",
+        ),
+        ("position startpos960 banana", "banana"),
+        ("position startpos960", "startpos960"),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8"),
+        (
+            "position fen rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "9",
+        ),
+        (
+            "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HAha - 0 1",
+            "HAha",
+        ),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "x",
+        ),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 7 moves",
+            "7",
+        ),
+        ("position fen", "FEN"),
+        ("position", "position"),
+        ("position banana", "banana"),
+        ("position startpos banana", "banana"),
+        ("position startpos moves 0000", "0000"),
+        ("go depth x", "x"),
+        ("go depth -1", "-1"),
+        ("go depth 99999999999999999999", "99999999999999999999"),
+        ("go movetime soon", "soon"),
+        ("go wtime", "wtime"),
+        ("go nodes 1e9", "1e9"),
+        ("go perft 16", "16"),
+        ("go perft x", "x"),
+        ("go fast", "fast"),
+        ("go searchmoves e2e5", "e2e5"),
+        ("setoption name Hash value 0", "0"),
+        ("setoption name Hash value lots", "lots"),
+        ("setoption name Threads value 100000", "100000"),
+        ("setoption name Colour value red", "Colour"),
+        ("setoption Hash 3", "name"),
+        ("banana", "banana"),
+        ("debug maybe", "maybe"),
+        ("isready now", "now"),
+    ];
+    let mut e = Engine::start();
+    e.ask("position startpos960 0 moves e2e4 e7e5");
+    let before = e.display();
+    for (line, culprit) in cases {
+        let out = e.ask(line);
+        let errors: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .collect();
+        assert_eq!(errors.len(), 1, "'{line}' gave {out:?}");
+        assert_eq!(out.len(), 1, "'{line}' gave {out:?}");
+        assert!(
+            errors[0].contains(culprit),
+            "'{line}': error does not name '{culprit}': {}",
+            errors[0]
+        );
+        // Nothing was started: no bestmove, no perft output follows.
+        let late = e.drain(Duration::from_millis(20));
+        assert!(late.is_empty(), "'{line}' was followed by {late:?}");
+        assert_eq!(e.display(), before, "'{line}' changed the position");
+    }
+}
+
+#[test]
+fn absurd_go_limits_do_not_crash() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 333 moves d2d4");
+    let pos = e.position();
+    e.send("go depth 300");
+    std::thread::sleep(Duration::from_millis(200));
+    e.sync();
+    e.send("stop");
+    let (_, best, _) = e.bestmove(REPLY);
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    for go in [
+        "go depth 0",
+        "go depth 1",
+        "go nodes 0",
+        "go nodes 1",
+        "go nodes 18446744073709551615 movetime 50",
+        "go movetime 0",
+        "go movetime -5",
+        "go wtime 0 btime 0",
+        "go wtime -100 btime -100 winc 0 binc 0",
+        "go wtime 9223372036854775807 btime 1 movestogo 4294967295 movetime 30",
+        "go movestogo 0 wtime 100 btime 100",
+        "go mate 1 movetime 100",
+        "go mate 0 movetime 100",
+        "go searchmoves d7d5 g7g6 movetime 50",
+    ] {
+        search_checked(&mut e, &pos, go, true);
+    }
+    // No legal move: checkmate and stalemate answer the null move.
+    for fen in [
+        "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        e.ask(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        let (_, best, ponder) = e.bestmove(REPLY);
+        assert_eq!((best.as_str(), ponder), ("0000", None), "{fen}");
+    }
+}
+
+#[test]
+fn go_perft_prints_divide_lines_matching_the_reference() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Chess960 value true");
+    let mut positions: Vec<(String, String, u32, u64)> = Vec::new();
+    for (id, fen, counts) in perft_file("chess960_castling.perft") {
+        if let Some(&(d, n)) = counts.iter().rfind(|(_, n)| *n <= 300_000) {
+            positions.push((id, fen, d, n));
+        }
+    }
+    for (id, fen, counts) in perft_file("chess960_midgame.perft").into_iter().step_by(97) {
+        let (d, n) = counts[2];
+        positions.push((format!("midgame {id}"), fen, d, n));
+    }
+    assert!(positions.len() > 25);
+    for (id, fen, depth, nodes) in positions {
+        e.ask(&format!("position fen {fen}"));
+        e.send(&format!("go perft {depth}"));
+        let (lines, total) = e.expect_by("Nodes searched", REPLY, |l| {
+            l.starts_with("Nodes searched: ")
+        });
+        assert_eq!(
+            total,
+            format!("Nodes searched: {nodes}"),
+            "{id} depth {depth}"
+        );
+        let pos = chess_from_fen(&fen);
+        let mut expected: Vec<String> = pos.legal_moves().iter().map(|&m| uci(m)).collect();
+        expected.sort();
+        let mut got = Vec::new();
+        let mut sum = 0u64;
+        for l in lines.iter().filter(|l| !l.is_empty()) {
+            let (m, n) = l
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("{id}: bad divide line '{l}'"));
+            let n: u64 = n
+                .parse()
+                .unwrap_or_else(|_| panic!("{id}: bad count in '{l}'"));
+            // (0 is right at depth > 1 when the move mates or stalemates.)
+            got.push(m.to_owned());
+            sum += n;
+        }
+        assert_eq!(sum, nodes, "{id}: divide lines do not add up");
+        got.sort();
+        assert_eq!(
+            got, expected,
+            "{id}: divide moves differ from the legal moves"
+        );
+        // Stockfish's layout: a blank line before and after the total.
+        assert_eq!(lines.last().map(String::as_str), Some(""), "{id}");
+        assert_eq!(e.next_line(REPLY).as_deref(), Some(""), "{id}");
+    }
+}
+
+#[test]
+fn long_perft_answers_isready_and_stops() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 42");
+    e.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.sync();
+    assert!(t.elapsed() < Duration::from_secs(2));
+    e.send("stop");
+    let out = e.sync();
+    assert!(
+        !out.iter().any(|l| l.starts_with("Nodes searched")),
+        "{out:?}"
+    );
+    // Still serving.
+    e.send("go perft 2");
+    let d2 = startpos_table()[42].2[1];
+    e.expect(&format!("Nodes searched: {d2}"), REPLY);
+}
+
+#[test]
+fn ponder_then_ponderhit_plays_within_the_clock() {
+    let mut e = Engine::start();
+    e.ask("setoption name Ponder value true");
+    e.ask("setoption name UCI_Chess960 value true");
+    e.ask("position startpos960 700 moves e2e4");
+    let pos = e.position();
+    e.send("go ponder wtime 2000 btime 2000 winc 20 binc 20");
+    std::thread::sleep(Duration::from_millis(500));
+    let early = e.drain(Duration::from_millis(10));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "pondering ended on its own: {early:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (_, best, _) = e.bestmove(Duration::from_secs(5));
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "ponderhit -> bestmove took {:?}",
+        t.elapsed()
+    );
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+
+    // Ponder miss: stop ends the ponder search at once with a legal move.
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    let (_, best, _) = e.bestmove(Duration::from_secs(5));
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+}
+
+#[test]
+fn stop_and_new_go_give_one_bestmove_each() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 12");
+    let pos = e.position();
+    let mut bestmoves = 0;
+    for _ in 0..5 {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    e.send("stop");
+    e.send("stop");
+    let out = e.sync();
+    for l in out.iter().filter(|l| l.starts_with("bestmove")) {
+        bestmoves += 1;
+        let m = l.split_whitespace().nth(1).unwrap_or("");
+        legal_move(&pos, m, true).unwrap_or_else(|msg| e.fail(&msg));
+    }
+    assert_eq!(bestmoves, 5, "{out:?}");
+}
+
+#[test]
+fn quit_mid_search_exits_promptly() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 518");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(3));
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "{status:?} after {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn end_of_input_mid_search_exits_promptly() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 17");
+    let pos = e.position();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.close_stdin();
+    let (_, best, _) = e.bestmove(Duration::from_secs(3));
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    let status = e.wait_exit(Duration::from_secs(3));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+}
+
+#[test]
+fn bestmove_is_legal_over_a_whole_game() {
+    // The engine plays both sides from a few starts; each move is checked
+    // on shakmaty's board and fed back `position startpos960 N moves ...`.
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Chess960 value true");
+    for _ in 0..3 {
+        let n = rng.gen_range(0..960u32);
+        let mut pos = chess_from_fen(&startpos_table()[n as usize].1);
+        let mut moves: Vec<String> = Vec::new();
+        e.ask("ucinewgame");
+        for _ply in 0..60 {
+            if pos.is_game_over() {
+                break;
+            }
+            e.send(&format!(
+                "position startpos960 {n} moves {}",
+                moves.join(" ")
+            ));
+            let m = search_checked(&mut e, &pos, "go nodes 3000", true);
+            moves.push(uci(m));
+            pos.play_unchecked(m);
+        }
+    }
+}
+
+#[test]
+fn setoption_right_after_bestmove_is_accepted() {
+    // A GUI may answer `bestmove` at once; the engine must not still
+    // count itself as searching while it writes that line.
+    let mut e = Engine::start();
+    e.ask("position startpos960 200");
+    for i in 0..150 {
+        e.send("go depth 1");
+        e.bestmove(REPLY);
+        let on = if i % 2 == 0 { "true" } else { "false" };
+        e.send(&format!("setoption name UCI_Chess960 value {on}"));
+        e.send("go perft 1");
+        e.expect_by("Nodes searched", REPLY, |l| {
+            l.starts_with("Nodes searched: ")
+        });
+        e.send("setoption name Clear Hash");
+        let out = e.sync();
+        assert_eq!(out, vec![String::new()], "round {i}");
+    }
+}
