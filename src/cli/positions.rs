@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use shakmaty::{File as BoardFile, Position, Rank, Square};
+use shakmaty::Position;
 
 use super::{CliError, FenArgs, IdnArgs, OpeningsArgs, OpeningsFormat, RandomArgs, ShowArgs};
 use crate::openings::{self, Format, OpeningsError};
@@ -77,23 +77,9 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
 /// The text `show` prints for start `n`.
 fn describe(n: u32) -> Result<String, StartError> {
     let pos = startpos::position(n)?;
-    let board = pos.board();
     let mut s = format!("Chess960 start position {n}\n\n");
-    s.push_str("  +-----------------+\n");
-    for rank in Rank::ALL.into_iter().rev() {
-        s.push(rank.char());
-        s.push_str(" |");
-        for file in BoardFile::ALL {
-            s.push(' ');
-            s.push(
-                board
-                    .piece_at(Square::from_coords(file, rank))
-                    .map_or('.', |p| p.char()),
-            );
-        }
-        s.push_str(" |\n");
-    }
-    s.push_str("  +-----------------+\n    a b c d e f g h\n\n");
+    s.push_str(&crate::notation::diagram(pos.board()));
+    s.push('\n');
     s.push_str(&format!("Number:       {n}\n"));
     s.push_str(&format!("Back rank:    {}\n", startpos::back_rank(n)));
     s.push_str(&format!("X-FEN:        {}\n", startpos::xfen(n)?));

@@ -319,7 +319,7 @@ impl Session {
 
     fn display(&self) {
         let pos = self.game.position();
-        for l in diagram(pos).lines() {
+        for l in crate::notation::diagram(pos.board()).lines() {
             self.out.send(l);
         }
         self.out.send(&format!("Fen: {}", xfen(pos)));
@@ -375,24 +375,6 @@ fn stoppable_perft(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
         total += stoppable_perft(&child, depth - 1, stop)?;
     }
     Some(total)
-}
-
-/// An ASCII board, rank 8 at the top, upper case for white.
-pub fn diagram(pos: &Chess) -> String {
-    let board = pos.board();
-    let mut s = String::from(" +---+---+---+---+---+---+---+---+\n");
-    for rank in (0..8u32).rev() {
-        for file in 0..8u32 {
-            let sq =
-                shakmaty::Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
-            let c = board.piece_at(sq).map_or(' ', |p| p.char());
-            s.push_str(&format!(" | {c}"));
-        }
-        s.push_str(&format!(" | {}\n", rank + 1));
-        s.push_str(" +---+---+---+---+---+---+---+---+\n");
-    }
-    s.push_str("   a   b   c   d   e   f   g   h\n");
-    s
 }
 
 /// Formats search reports as `info` lines.
