@@ -345,38 +345,12 @@ impl<'a> Worker<'a> {
             child.play_unchecked(m);
             self.push(root, &child, m, 0);
             let gives_check = child.is_check();
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, helpers_stop);
-            } else {
-                let mut r = 0;
-                if depth >= 3 && i >= 3 && !m.is_capture() && !in_check && !gives_check {
-                    r = (lmr(depth, i) - 1).max(0);
-                }
-                score = -self.negamax(
-                    &child,
-                    depth - 1 - r,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    false,
-                    helpers_stop,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        1,
-                        false,
-                        helpers_stop,
-                    );
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, helpers_stop);
-                }
+            let mut r = 0;
+            if depth >= 3 && i >= 3 && !m.is_capture() && !in_check && !gives_check {
+                r = (lmr(depth, i) - 1).max(0);
             }
+            let score =
+                self.search_child(&child, depth, alpha, beta, 0, i == 0, true, r, helpers_stop);
             self.pop();
             if self.aborted {
                 break;
@@ -405,6 +379,53 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+
+    /// Principal-variation search of one child of a node at `ply`: the
+    /// first move gets the full window; later moves a null window at the
+    /// depth reduced by `r`, re-searched at full depth if they beat alpha,
+    /// and (in PV nodes) with the full window if they land inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Chess,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        first: bool,
+        pv_node: bool,
+        r: i32,
+        helpers_stop: Option<&AtomicBool>,
+    ) -> i32 {
+        let next = ply + 1;
+        if first {
+            return -self.negamax(child, depth - 1, -beta, -alpha, next, pv_node, helpers_stop);
+        }
+        let mut score = -self.negamax(
+            child,
+            depth - 1 - r,
+            -alpha - 1,
+            -alpha,
+            next,
+            false,
+            helpers_stop,
+        );
+        if score > alpha && r > 0 {
+            score = -self.negamax(
+                child,
+                depth - 1,
+                -alpha - 1,
+                -alpha,
+                next,
+                false,
+                helpers_stop,
+            );
+        }
+        if pv_node && score > alpha && score < beta {
+            score = -self.negamax(child, depth - 1, -beta, -alpha, next, true, helpers_stop);
+        }
+        score
     }
 
     /// Enter `child`, reached from `parent` by `m`. The key is updated
@@ -635,65 +656,32 @@ impl<'a> Worker<'a> {
             child.play_unchecked(m);
             self.push(pos, &child, m, ply);
             let gives_check = child.is_check();
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(
-                    &child,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    pv_node,
-                    helpers_stop,
-                );
-            } else {
-                let mut r = 0;
-                if depth >= 3 && i >= 2 && quiet && !gives_check {
-                    r = lmr(depth, i);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if scores[i] >= 1_700_000 {
-                        r -= 1;
-                    }
-                    r -= self.heur.quiet_score(pos.turn(), m) / 8000;
-                    r = r.clamp(0, depth - 2);
+            let mut r = 0;
+            if depth >= 3 && i >= 2 && quiet && !gives_check {
+                r = lmr(depth, i);
+                if pv_node {
+                    r -= 1;
                 }
-                score = -self.negamax(
-                    &child,
-                    depth - 1 - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    helpers_stop,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        helpers_stop,
-                    );
+                if !improving {
+                    r += 1;
                 }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        true,
-                        helpers_stop,
-                    );
+                if scores[i] >= 1_700_000 {
+                    r -= 1;
                 }
+                r -= self.heur.quiet_score(pos.turn(), m) / 8000;
+                r = r.clamp(0, depth - 2);
             }
+            let score = self.search_child(
+                &child,
+                depth,
+                alpha,
+                beta,
+                ply,
+                i == 0,
+                pv_node,
+                r,
+                helpers_stop,
+            );
             self.pop();
             if self.aborted {
                 return 0;
