@@ -11,13 +11,17 @@
 #   THREADS    threads of the full-speed run (default: all cores)
 #   HASH       hash MiB of the full-speed run (default 64)
 #   BIN        chess960 binary (default: build target/release/chess960)
+#   CHUNK      positions per round (default 40)
 #
 # Three timed runs over the same positions, each checked against perft/chess960_startpos.tsv:
 #   stockfish  `go perft DEPTH` per position (UCI_Chess960 on; single-threaded by design)
 #   raw        chess960 perft --threads 1 --hash 0
 #   full       chess960 perft --threads $THREADS --hash $HASH
-# Times are wall clock of the counting only (Stockfish's start-up and NNUE load excluded),
-# and CPU time (user + system, all threads) which is steadier on a shared machine.
+# The three runs take turns, CHUNK positions at a time, so that load from other processes
+# hits them alike. Times are wall clock of the counting only (Stockfish's start-up and NNUE
+# load excluded; ours includes process start and table allocation), and CPU time (user +
+# system, all threads), which is steadier on a shared machine. Peak KB is the largest
+# resident size of one of our processes (/usr/bin/time -f %M).
 # The ratios are stockfish time / our time: above 1 means we are faster.
 set -euo pipefail
 
@@ -67,6 +71,7 @@ echo
 
 # --- Stockfish, driven as a coprocess so that each `go perft` finishes before the next position.
 coproc SF { exec "$STOCKFISH" 2>/dev/null; }
+SFPID=$SF_PID # bash unsets SF_PID when the coprocess ends
 sf_send() { printf '%s\n' "$*" >&"${SF[1]}"; }
 sf_wait() { # read until a line starting with $1; echo that line
     local line
@@ -78,60 +83,73 @@ sf_wait() { # read until a line starting with $1; echo that line
 sf_send uci; sf_wait uciok >/dev/null
 sf_send "setoption name UCI_Chess960 value true"
 sf_send isready; sf_wait readyok >/dev/null
-SF_NODES=0
-C0=$(cpu_of "$SF_PID")
-T0=$(now)
-while IFS=$'\t' read -r sp fen _; do
-    [[ $sp == sp ]] && continue
-    sf_send "position fen $fen"
-    sf_send "go perft $DEPTH"
-    line=$(sf_wait "Nodes searched")
-    SF_NODES=$((SF_NODES + ${line##*: }))
-done < "$WORK/suite.tsv"
-T1=$(now)
-C1=$(cpu_of "$SF_PID")
-sf_send quit
-wait "$SF_PID" 2>/dev/null || true
-SF_TIME=$(secs "$T0" "$T1")
-SF_CPU=$(secs "$C0" "$C1")
-[[ $SF_NODES == "$EXPECTED" ]] || echo "WARNING: stockfish counted $SF_NODES, reference says $EXPECTED"
 
-# --- ours: wall clock around the whole process, peak RSS from /usr/bin/time when present.
-ours() { # name, extra args...; prints "seconds nodes peak_kb cpu_seconds"
-    local name=$1; shift
-    local t0 t1 out peak=- cpu
+stockfish() { # suite file; prints "wall cpu nodes"
+    local t0 t1 c0 c1 nodes=0 sp fen line
+    c0=$(cpu_of "$SFPID"); t0=$(now)
+    while IFS=$'\t' read -r sp fen _; do
+        [[ $sp == sp ]] && continue
+        sf_send "position fen $fen"
+        sf_send "go perft $DEPTH"
+        line=$(sf_wait "Nodes searched")
+        nodes=$((nodes + ${line##*: }))
+    done < "$1"
+    t1=$(now); c1=$(cpu_of "$SFPID")
+    echo "$(secs "$t0" "$t1") $(secs "$c0" "$c1") $nodes"
+}
+
+ours() { # suite file, extra args...; prints "wall cpu nodes peak_kb"
+    local file=$1; shift
+    local t0 t1 out err=$WORK/err summary nodes
     t0=$(now)
-    if [[ -x /usr/bin/time ]]; then
-        out=$(/usr/bin/time -f 'PEAK_KB %M %U %S' "$BIN" perft "$DEPTH" --epd "$WORK/suite.tsv" "$@" 2>"$WORK/$name.err") ||
-            die "$name run failed: $(tail -3 "$WORK/$name.err")"
-        peak=$(awk '/^PEAK_KB/ { print $2 }' "$WORK/$name.err")
-        cpu=$(awk '/^PEAK_KB/ { printf "%.2f", $3 + $4 }' "$WORK/$name.err")
-    else
-        out=$("$BIN" perft "$DEPTH" --epd "$WORK/suite.tsv" "$@" 2>"$WORK/$name.err") ||
-            die "$name run failed: $(tail -3 "$WORK/$name.err")"
-        cpu=-
-    fi
+    out=$(/usr/bin/time -f 'TIME %M %U %S' "$BIN" perft "$DEPTH" --epd "$file" "$@" 2>"$err") ||
+        die "chess960 $* failed: $(tail -3 "$err")"
     t1=$(now)
-    local summary nodes
     summary=$(tail -1 <<<"$out")
+    [[ $summary == *"mismatches 0 "* ]] || echo "WARNING: chess960 $*: $summary" >&2
     nodes=$(awk '{ for (i = 1; i < NF; i++) if ($i == "nodes") { print $(i + 1); exit } }' <<<"$summary")
-    [[ $summary == *"mismatches 0 "* ]] || echo "WARNING: $name: $summary"
-    echo "$(secs "$t0" "$t1") $nodes $peak $cpu"
+    echo "$(secs "$t0" "$t1") $(awk '/^TIME/ { printf "%.2f", $3 + $4 }' "$err") $nodes $(awk '/^TIME/ { print $2 }' "$err")"
 }
-read -r RAW_TIME RAW_NODES RAW_PEAK RAW_CPU < <(ours raw --threads 1 --hash 0)
-read -r FULL_TIME FULL_NODES FULL_PEAK FULL_CPU < <(ours full --threads "$THREADS" --hash "$HASH")
-[[ $RAW_NODES == "$EXPECTED" && $FULL_NODES == "$EXPECTED" ]] ||
-    echo "WARNING: chess960 counted $RAW_NODES / $FULL_NODES, reference says $EXPECTED"
+[[ -x /usr/bin/time ]] || die "needs /usr/bin/time (Debian package time) for CPU time and peak memory"
 
-row() { # name wall cpu peak config
-    awk -v n="$1" -v s="$2" -v c="$3" -v p="$4" -v cfg="$5" -v nodes="$EXPECTED" \
-        -v sf="$SF_TIME" -v sfc="$SF_CPU" 'BEGIN {
-        printf "%-9s %9.2f %9s %9.1f %9.2fx %9s %10s  %s\n", n, s, c,
-               (s > 0 ? nodes / s / 1e6 : 0), (s > 0 ? sf / s : 0),
-               (c > 0 ? sprintf("%.2fx", sfc / c) : "-"), p, cfg }'
+# Interleave the three runs chunk by chunk, so that load from other processes on a shared
+# machine falls on all three alike.
+CHUNK=${CHUNK:-40}
+tail -n +2 "$WORK/suite.tsv" | split -l "$CHUNK" - "$WORK/rows."
+declare -A WALL CPU NODES PEAK
+for r in stockfish raw full; do WALL[$r]=0; CPU[$r]=0; NODES[$r]=0; PEAK[$r]=0; done
+add() { # run wall cpu nodes [peak]
+    WALL[$1]=$(awk -v a="${WALL[$1]}" -v b="$2" 'BEGIN { printf "%.3f", a + b }')
+    CPU[$1]=$(awk -v a="${CPU[$1]}" -v b="$3" 'BEGIN { printf "%.2f", a + b }')
+    NODES[$1]=$((NODES[$1] + $4))
+    [[ ${5:-0} -le ${PEAK[$1]} ]] || PEAK[$1]=$5
 }
+done_pos=0
+for rows in "$WORK"/rows.*; do
+    { head -1 "$WORK/suite.tsv"; cat "$rows"; } > "$WORK/chunk.tsv"
+    add stockfish $(stockfish "$WORK/chunk.tsv")
+    add raw $(ours "$WORK/chunk.tsv" --threads 1 --hash 0)
+    add full $(ours "$WORK/chunk.tsv" --threads "$THREADS" --hash "$HASH")
+    done_pos=$((done_pos + $(wc -l < "$rows")))
+    printf '  %4d/%d positions: stockfish %.1f s, raw %.1f s, full %.1f s\n' "$done_pos" "$SELECTED" \
+        "${WALL[stockfish]}" "${WALL[raw]}" "${WALL[full]}" >&2
+done
+sf_send quit
+wait "$SFPID" 2>/dev/null || true
+for r in stockfish raw full; do
+    [[ ${NODES[$r]} == "$EXPECTED" ]] || echo "WARNING: $r counted ${NODES[$r]}, reference says $EXPECTED"
+done
+
+row() { # run config
+    awk -v n="$1" -v s="${WALL[$1]}" -v c="${CPU[$1]}" -v p="${PEAK[$1]}" -v cfg="$2" \
+        -v nodes="$EXPECTED" -v sf="${WALL[stockfish]}" -v sfc="${CPU[stockfish]}" 'BEGIN {
+        printf "%-9s %9.2f %9.2f %9.1f %9.2fx %9.2fx %10s  %s\n", n, s, c,
+               (s > 0 ? nodes / s / 1e6 : 0), (s > 0 ? sf / s : 0), (c > 0 ? sfc / c : 0),
+               (p > 0 ? p : "-"), cfg }'
+}
+echo
 echo "wall/cpu in seconds; speed in Mnodes/s of wall time; ratio = stockfish time / this time"
-printf '%-9s %9s %9s %9s %10s %9s %10s  %s\n' run wall cpu speed "ratio" "cpu ratio" "peak KB" config
-row stockfish "$SF_TIME" "$SF_CPU" - "go perft $DEPTH, 1 thread, UCI_Chess960"
-row raw "$RAW_TIME" "$RAW_CPU" "$RAW_PEAK" "--threads 1 --hash 0"
-row full "$FULL_TIME" "$FULL_CPU" "$FULL_PEAK" "--threads $THREADS --hash $HASH"
+printf '%-9s %9s %9s %9s %10s %10s %10s  %s\n' run wall cpu speed ratio "cpu ratio" "peak KB" config
+row stockfish "go perft $DEPTH, 1 thread, UCI_Chess960"
+row raw "--threads 1 --hash 0"
+row full "--threads $THREADS --hash $HASH"

@@ -5,13 +5,20 @@
 //!
 //! * [`perft`] and [`divide`] use the default [`PerftConfig`];
 //! * [`perft_with`] and [`divide_with`] take an explicit configuration
-//!   (threads), and [`Perft`] keeps a thread pool alive across many calls,
-//!   which is what suite runs ([`runner`]) do;
+//!   (threads, hash size: what UCI's `Threads` and `Hash` options set);
+//! * [`Perft`] keeps the thread pool and the hash table alive across many
+//!   calls, which is what suite runs ([`runner`]) do;
 //! * [`suite`] reads the reference files in `perft/`.
 //!
-//! The engine ([`count`]) bulk-counts at the leaves and splits the first
-//! plies across rayon threads. Results are exact sums, hence identical for
-//! every thread count.
+//! Speed comes from three things, each of which keeps counts exact:
+//!
+//! * bulk counting: one ply above the leaves the answer is the length of
+//!   the legal move list (engine in `count`);
+//! * a hash table of (position, depth) -> count for depths 2 and up, whose
+//!   keys are the complete position, so a hit can never be another
+//!   position (`key`, `table`);
+//! * rayon threads over positions and the first plies; counts are sums of
+//!   exact parts, hence identical for every thread count and schedule.
 
 mod count;
 mod key;
@@ -174,7 +181,24 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
 pub fn perft_with(pos: &Chess, depth: u32, config: &PerftConfig) -> u64 {
     let never = AtomicBool::new(false);
     // Without a stop request the count always completes.
-    Perft::new(config).count(pos, depth, &never).unwrap_or(0)
+    Perft::new(&for_depth(config, depth))
+        .count(pos, depth, &never)
+        .unwrap_or(0)
+}
+
+/// Below this depth a one-off count is over in microseconds: starting
+/// threads and mapping a table would cost more than they save.
+const SMALL_DEPTH: u32 = 4;
+
+fn for_depth(config: &PerftConfig, depth: u32) -> PerftConfig {
+    if depth < SMALL_DEPTH {
+        PerftConfig {
+            threads: 1,
+            hash_mb: 0,
+        }
+    } else {
+        config.clone()
+    }
 }
 
 /// Count per root move, with the default configuration. Returns `None` if
@@ -192,7 +216,7 @@ pub fn divide_with(
     config: &PerftConfig,
     stop: &AtomicBool,
 ) -> Option<Vec<(Move, u64)>> {
-    Perft::new(config).divide(pos, depth, stop)
+    Perft::new(&for_depth(config, depth)).divide(pos, depth, stop)
 }
 
 #[cfg(test)]
@@ -270,14 +294,27 @@ mod tests {
     #[test]
     fn a_stopped_run_leaves_no_partial_counts() {
         let engine = Perft::new(&PerftConfig {
-            threads: 1,
+            threads: 2,
             hash_mb: 1,
         });
         let pos = Chess::default();
+        // perft/chess960_castling.perft, id sf-960-1, depths 5 and 6.
+        let (d5, d6) = (4_865_609, 119_060_324);
         let stop = AtomicBool::new(true);
         assert_eq!(engine.count(&pos, 5, &stop), None);
+        // Raise stop in the middle of a count; whatever it returns, the
+        // table must not have kept partial sums.
+        let stop = AtomicBool::new(false);
+        let interrupted = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                stop.store(true, Ordering::Relaxed);
+            });
+            engine.count(&pos, 6, &stop)
+        });
+        assert!(interrupted.is_none() || interrupted == Some(d6));
         let never = AtomicBool::new(false);
-        // perft/chess960_castling.perft, id sf-960-1, depth 5.
-        assert_eq!(engine.count(&pos, 5, &never), Some(4_865_609));
+        assert_eq!(engine.count(&pos, 5, &never), Some(d5));
+        assert_eq!(engine.count(&pos, 6, &never), Some(d6));
     }
 }

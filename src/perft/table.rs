@@ -25,8 +25,8 @@
 //! rest, so large subtrees stay while small ones churn.
 //!
 //! Memory: the buckets are allocated zeroed and the operating system maps
-//! pages as they are first written, so the resident size grows up to the
-//! configured size and never beyond it.
+//! pages as they are first written (see `ZeroedBuckets`), so the resident
+//! size grows up to the configured size and never beyond it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -47,15 +47,83 @@ const _: () = assert!(COUNT_BITS >= 36);
 
 /// One cache line: two entries of four words.
 #[repr(C, align(64))]
-#[derive(Default)]
 struct Bucket([AtomicU64; 8]);
 
 /// Bytes per bucket.
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
+/// A zero-filled, cache-line aligned array of buckets whose pages the
+/// operating system maps on first write.
+///
+/// Why not `Box<[Bucket]>`: the standard allocator zero-fills over-aligned
+/// (64-byte) allocations by writing every byte, which makes the whole table
+/// resident at once (a 1 GiB table costs 1 GiB and a second before the
+/// first node). Asking for 8-byte alignment goes through `calloc`, whose
+/// large blocks come straight from `mmap` and are zero without being
+/// touched; we then align to the cache line by hand inside a 64-byte slack.
+struct ZeroedBuckets {
+    base: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    offset: usize,
+    len: usize,
+}
+
+// SAFETY: the buckets are only reached through `&[Bucket]` (atomics), and
+// the allocation is owned by this value alone.
+unsafe impl Send for ZeroedBuckets {}
+// SAFETY: as above; shared access is to atomics only.
+unsafe impl Sync for ZeroedBuckets {}
+
+impl ZeroedBuckets {
+    fn new(len: usize) -> Option<ZeroedBuckets> {
+        let size = len.checked_mul(BUCKET_BYTES)?.checked_add(BUCKET_BYTES)?;
+        let layout = std::alloc::Layout::from_size_align(size, 8).ok()?;
+        // SAFETY: `layout` has a non-zero size.
+        let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        let offset = base.as_ptr().align_offset(BUCKET_BYTES);
+        if offset >= BUCKET_BYTES {
+            // SAFETY: allocated just above with this layout.
+            unsafe { std::alloc::dealloc(base.as_ptr(), layout) };
+            return None;
+        }
+        Some(ZeroedBuckets {
+            base,
+            layout,
+            offset,
+            len,
+        })
+    }
+}
+
+impl std::ops::Deref for ZeroedBuckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `base + offset` is 64-byte aligned and followed by at
+        // least `len * 64` bytes of the allocation (the slack is 64 bytes
+        // and offset < 64). The bytes are zero or were written as atomics
+        // through this slice, and all-zero bytes are a valid `Bucket`
+        // (`AtomicU64` has the representation of `u64`). The allocation
+        // lives as long as `self`.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.base.as_ptr().add(self.offset).cast::<Bucket>(),
+                self.len,
+            )
+        }
+    }
+}
+
+impl Drop for ZeroedBuckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with exactly this layout, freed once.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) };
+    }
+}
+
 /// The shared perft table.
 pub(crate) struct Table {
-    buckets: Box<[Bucket]>,
+    buckets: ZeroedBuckets,
 }
 
 impl Table {
@@ -72,21 +140,7 @@ impl Table {
     /// A table of exactly `n >= 1` buckets (tests use tiny ones to force
     /// index collisions), or `None` when the allocation fails.
     pub fn with_buckets(n: usize) -> Option<Table> {
-        let n = n.max(1);
-        let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
-        // SAFETY: `layout` has non-zero size (n >= 1, Bucket is 64 bytes).
-        // All-zero bytes are a valid `Bucket` (AtomicU64 has the layout of
-        // u64), and the pointer comes from the global allocator with the
-        // layout of `[Bucket; n]`, which is what `Box<[Bucket]>` frees with.
-        unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-            if ptr.is_null() {
-                return None;
-            }
-            Some(Table {
-                buckets: Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)),
-            })
-        }
+        ZeroedBuckets::new(n.max(1)).map(|buckets| Table { buckets })
     }
 
     /// Size in bytes.
@@ -208,6 +262,18 @@ mod tests {
         assert_eq!(t.probe(&k1, MAX_DEPTH + 1), None);
         t.store(&k1, 5, MAX_COUNT);
         assert_eq!(t.probe(&k1, 5), Some(MAX_COUNT));
+    }
+
+    #[test]
+    fn buckets_are_zero_and_cache_line_aligned() {
+        for n in [1, 2, 3, 1000, 1 << 16] {
+            let b = ZeroedBuckets::new(n).expect("allocation");
+            assert_eq!(b.len(), n);
+            assert_eq!(b.as_ptr() as usize % 64, 0);
+            assert!(b
+                .iter()
+                .all(|k| k.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+        }
     }
 
     #[test]
