@@ -456,6 +456,36 @@ fn bad_input_is_refused_and_leaves_the_position_unchanged() {
 }
 
 #[test]
+fn refused_go_does_not_touch_the_running_search() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 3");
+    let pos = e.position();
+    e.send("go infinite");
+    for bad in [
+        "go perft 16",
+        "go searchmoves e2e5",
+        "go depth x",
+        "go fast",
+    ] {
+        // (The running search's own `info depth` lines may interleave.)
+        let out: Vec<String> = e
+            .ask(bad)
+            .into_iter()
+            .filter(|l| !l.starts_with("info depth"))
+            .collect();
+        assert_eq!(out.len(), 1, "'{bad}': {out:?}");
+        assert!(out[0].starts_with("info string error:"), "'{bad}': {out:?}");
+    }
+    // Still searching: stop gives the one and only bestmove.
+    e.send("stop");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    let late = e.drain(Duration::from_millis(100));
+    assert!(!late.iter().any(|l| l.starts_with("bestmove")), "{late:?}");
+}
+
+#[test]
 fn absurd_go_limits_do_not_crash() {
     let mut e = Engine::start();
     e.ask("position startpos960 333 moves d2d4");
