@@ -737,3 +737,35 @@ fn setoption_right_after_bestmove_is_accepted() {
         assert_eq!(out, vec![String::new()], "round {i}");
     }
 }
+
+#[test]
+fn hash_changes_do_not_leak_memory() {
+    // The table is allocated zeroed (lazily by the OS); `Clear Hash`
+    // writes every slot, so after it the whole table is resident.
+    let mut e = Engine::start();
+    e.ask("setoption name Hash value 64");
+    e.ask("setoption name Clear Hash");
+    let Some(first) = e.rss_kb() else {
+        println!("no /proc: memory not measured");
+        return;
+    };
+    assert!(
+        first >= 64 * 1024,
+        "the 64 MB table is not resident ({first} KB): the measure is blind"
+    );
+    for i in 0..20 {
+        let mb = [48, 1, 64, 2][i % 4];
+        assert!(e.ask(&format!("setoption name Hash value {mb}")).is_empty());
+        e.ask("setoption name Clear Hash");
+        e.ask("ucinewgame");
+    }
+    e.ask("setoption name Hash value 64");
+    e.ask("setoption name Clear Hash");
+    let last = e.rss_kb().unwrap_or(0);
+    // 20 resizes of up to 64 MB: a leak would show as hundreds of MB.
+    assert!(
+        last < first + 32 * 1024,
+        "resident memory grew from {first} KB to {last} KB"
+    );
+    println!("RSS with Hash 64 cleared: {first} KB before, {last} KB after 20 resizes");
+}

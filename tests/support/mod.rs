@@ -138,6 +138,14 @@ impl Engine {
         }
     }
 
+    /// Resident memory of the engine process in KB (Linux `/proc`), if known.
+    pub fn rss_kb(&self) -> Option<u64> {
+        let pid = self.child.lock().ok()?.id();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// Lines on stderr that report a panic (any thread) so far.
     pub fn panics(&self) -> usize {
         self.panics.load(Ordering::SeqCst)
