@@ -456,6 +456,36 @@ fn bad_input_is_refused_and_leaves_the_position_unchanged() {
 }
 
 #[test]
+fn refused_go_does_not_touch_the_running_search() {
+    let mut e = Engine::start();
+    e.ask("position startpos960 3");
+    let pos = e.position();
+    e.send("go infinite");
+    for bad in [
+        "go perft 16",
+        "go searchmoves e2e5",
+        "go depth x",
+        "go fast",
+    ] {
+        // (The running search's own `info depth` lines may interleave.)
+        let out: Vec<String> = e
+            .ask(bad)
+            .into_iter()
+            .filter(|l| !l.starts_with("info depth"))
+            .collect();
+        assert_eq!(out.len(), 1, "'{bad}': {out:?}");
+        assert!(out[0].starts_with("info string error:"), "'{bad}': {out:?}");
+    }
+    // Still searching: stop gives the one and only bestmove.
+    e.send("stop");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    let late = e.drain(Duration::from_millis(100));
+    assert!(!late.iter().any(|l| l.starts_with("bestmove")), "{late:?}");
+}
+
+#[test]
 fn absurd_go_limits_do_not_crash() {
     let mut e = Engine::start();
     e.ask("position startpos960 333 moves d2d4");
@@ -706,4 +736,36 @@ fn setoption_right_after_bestmove_is_accepted() {
         let out = e.sync();
         assert_eq!(out, vec![String::new()], "round {i}");
     }
+}
+
+#[test]
+fn hash_changes_do_not_leak_memory() {
+    // The table is allocated zeroed (lazily by the OS); `Clear Hash`
+    // writes every slot, so after it the whole table is resident.
+    let mut e = Engine::start();
+    e.ask("setoption name Hash value 64");
+    e.ask("setoption name Clear Hash");
+    let Some(first) = e.rss_kb() else {
+        println!("no /proc: memory not measured");
+        return;
+    };
+    assert!(
+        first >= 64 * 1024,
+        "the 64 MB table is not resident ({first} KB): the measure is blind"
+    );
+    for i in 0..20 {
+        let mb = [48, 1, 64, 2][i % 4];
+        assert!(e.ask(&format!("setoption name Hash value {mb}")).is_empty());
+        e.ask("setoption name Clear Hash");
+        e.ask("ucinewgame");
+    }
+    e.ask("setoption name Hash value 64");
+    e.ask("setoption name Clear Hash");
+    let last = e.rss_kb().unwrap_or(0);
+    // 20 resizes of up to 64 MB: a leak would show as hundreds of MB.
+    assert!(
+        last < first + 32 * 1024,
+        "resident memory grew from {first} KB to {last} KB"
+    );
+    println!("RSS with Hash 64 cleared: {first} KB before, {last} KB after 20 resizes");
 }

@@ -82,7 +82,8 @@ impl Session {
     }
 
     fn error(&self, msg: &str) {
-        self.out.send(&format!("info string error: {msg}"));
+        self.out
+            .send(&format!("info string error: {}", cap_message(msg)));
     }
 
     /// Handle one line from the GUI.
@@ -98,7 +99,7 @@ impl Session {
         if !parsed.skipped.is_empty() {
             self.out.send(&format!(
                 "info string ignored unknown token(s) before the command: {}",
-                parsed.skipped.join(" ")
+                cap_message(&parsed.skipped.join(" "))
             ));
         }
         let Some(cmd) = parsed.command else {
@@ -205,12 +206,15 @@ impl Session {
     }
 
     fn go(&mut self, g: &GoCommand) {
-        // A new `go` while searching: finish the old search first (its
-        // bestmove is sent), so every go gets exactly one bestmove.
-        self.engine.stop();
+        // Everything that can refuse the command is checked before the
+        // running search is touched: a refused `go` changes nothing.
         if let Some(depth) = g.perft {
-            self.go_perft(depth);
-            return;
+            if depth > MAX_PERFT_DEPTH {
+                self.error(&format!(
+                    "go perft {depth} refused: the maximum is {MAX_PERFT_DEPTH}"
+                ));
+                return;
+            }
         }
         let pos = self.game.position().clone();
         let mut searchmoves = Vec::new();
@@ -222,6 +226,13 @@ impl Session {
                     return;
                 }
             }
+        }
+        // A new `go` while searching: finish the old search first (its
+        // bestmove is sent), so every go gets exactly one bestmove.
+        self.engine.stop();
+        if let Some(depth) = g.perft {
+            self.go_perft(depth);
+            return;
         }
         if let Some(d) = g.depth {
             if d > MAX_DEPTH {
@@ -277,13 +288,8 @@ impl Session {
         );
     }
 
+    /// `depth` is at most [`MAX_PERFT_DEPTH`] (checked by [`Self::go`]).
     fn go_perft(&mut self, depth: u32) {
-        if depth > MAX_PERFT_DEPTH {
-            self.error(&format!(
-                "go perft {depth} refused: the maximum is {MAX_PERFT_DEPTH}"
-            ));
-            return;
-        }
         let pos = self.game.position().clone();
         let chess960 = self.chess960_notation();
         let out = Arc::clone(&self.out);
@@ -342,9 +348,11 @@ impl Session {
 }
 
 /// Subtrees up to this depth are counted by [`perft::perft`] in one call;
-/// deeper ones are split so that `stop` is seen between chunks (a depth-4
-/// subtree takes milliseconds, a depth-8 one hours).
-const PERFT_CHUNK_DEPTH: u32 = 4;
+/// deeper ones are split so that `stop` is seen between chunks. A depth-3
+/// subtree is a few thousand leaves in real games and at most a few
+/// million in the busiest legal positions (about 200 moves per ply), so
+/// `stop` and `quit` stay prompt; a depth-8 subtree would take hours.
+const PERFT_CHUNK_DEPTH: u32 = 3;
 
 /// `go perft`'s divide: leaves per root move, or `None` once `stop` is
 /// raised. Depth 0 has no root moves.
@@ -375,6 +383,19 @@ fn stoppable_perft(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
         total += stoppable_perft(&child, depth - 1, stop)?;
     }
     Some(total)
+}
+
+/// Longest message text sent in an `info string` about the input.
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+/// Cut a message that echoes input (a 1 MB FEN field, an option name made
+/// of thousands of words) so the GUI gets one line of bounded length; the
+/// culprit is named near the start, so the head is what matters.
+fn cap_message(msg: &str) -> String {
+    match msg.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => msg.to_owned(),
+        Some((cut, _)) => format!("{}...", &msg[..cut]),
+    }
 }
 
 /// Formats search reports as `info` lines.

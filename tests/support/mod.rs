@@ -9,9 +9,9 @@
 #![allow(dead_code)] // each test binary uses a different part of it
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -32,6 +32,7 @@ pub struct Engine {
     transcript: Vec<String>,
     finished: Arc<AtomicBool>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    panics: Arc<AtomicUsize>,
     eof: bool,
 }
 
@@ -63,7 +64,7 @@ impl Engine {
         let mut child = cmd.spawn().expect("start the chess960 binary");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout");
-        let mut stderr_pipe = child.stderr.take().expect("stderr");
+        let stderr_pipe = child.stderr.take().expect("stderr");
         let (tx, rx) = mpsc::channel();
         thread::spawn(move || {
             let mut r = BufReader::new(stdout);
@@ -80,16 +81,23 @@ impl Engine {
             }
         });
         let stderr = Arc::new(Mutex::new(Vec::new()));
+        let panics = Arc::new(AtomicUsize::new(0));
         let se = Arc::clone(&stderr);
+        let pc = Arc::clone(&panics);
         thread::spawn(move || {
-            let mut chunk = [0u8; 4096];
-            while let Ok(n) = stderr_pipe.read(&mut chunk) {
-                if n == 0 {
-                    break;
+            let mut r = BufReader::new(stderr_pipe);
+            loop {
+                let mut line = Vec::new();
+                match r.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if String::from_utf8_lossy(&line).contains("panicked") {
+                    pc.fetch_add(1, Ordering::SeqCst);
                 }
                 if let Ok(mut v) = se.lock() {
                     // Keep the last 64 KB only: enough to diagnose.
-                    v.extend_from_slice(&chunk[..n]);
+                    v.extend_from_slice(&line);
                     let len = v.len();
                     if len > 65_536 {
                         v.drain(..len - 65_536);
@@ -125,8 +133,22 @@ impl Engine {
             transcript: Vec::new(),
             finished,
             stderr,
+            panics,
             eof: false,
         }
+    }
+
+    /// Resident memory of the engine process in KB (Linux `/proc`), if known.
+    pub fn rss_kb(&self) -> Option<u64> {
+        let pid = self.child.lock().ok()?.id();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// Lines on stderr that report a panic (any thread) so far.
+    pub fn panics(&self) -> usize {
+        self.panics.load(Ordering::SeqCst)
     }
 
     /// The last lines exchanged, for failure messages.
