@@ -442,3 +442,42 @@ pub fn analyze<P: Procedure>(p: &P) -> Distribution {
         restart_probability: w.restart,
     }
 }
+
+/// The fewest and the most physical actions over all ways through the
+/// procedure that never meet a re-roll or a restart — for procedures without
+/// re-rolls, the exact range of actions a user will need ("5 to 6 rolls").
+///
+/// # Panics
+/// If the procedure breaks the [`Procedure`] invariants.
+pub fn action_range<P: Procedure>(p: &P) -> (usize, usize) {
+    fn walk<P: Procedure>(
+        p: &P,
+        s: &P::State,
+        depth: usize,
+        seen: &mut std::collections::HashSet<(P::State, usize)>,
+        range: &mut (usize, usize),
+    ) {
+        if !seen.insert((s.clone(), depth)) {
+            return;
+        }
+        if let Status::Done(_) = p.status(s) {
+            range.0 = range.0.min(depth);
+            range.1 = range.1.max(depth);
+            return;
+        }
+        for (o, _) in p.outcomes(s) {
+            if let Ok(Effect::Next(next, _)) = p.apply(s, &o) {
+                walk(p, &next, depth + 1, seen, range);
+            }
+        }
+    }
+    let mut range = (usize::MAX, 0);
+    walk(
+        p,
+        &p.initial(),
+        0,
+        &mut std::collections::HashSet::new(),
+        &mut range,
+    );
+    range
+}

@@ -29,8 +29,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use framework::{
-    analyze, replay, simulate, Distribution, Event, EventKind, Outcome, Procedure, Replay,
-    ReplayError, Request, Status,
+    action_range, analyze, replay, simulate, Distribution, Event, EventKind, Outcome, Procedure,
+    Replay, ReplayError, Request, Status,
 };
 
 /// Run `$body` with `$p` bound to the procedure value of method `$m`.
@@ -204,6 +204,11 @@ impl Method {
     /// Simulate the physical procedure.
     pub fn simulate<R: rand::Rng>(self, rng: &mut R) -> Replay {
         with_procedure!(self, p => simulate(&p, rng))
+    }
+
+    /// Fewest and most actions over the paths without re-roll or restart.
+    pub fn action_range(self) -> (usize, usize) {
+        with_procedure!(self, p => action_range(&p))
     }
 
     /// The exact distribution over the 960 positions.

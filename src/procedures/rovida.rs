@@ -173,8 +173,8 @@ Chess960 position, a-side first. Then:
  7. Other bishop    an empty square of the other colour
  8. Last rook       the square that is left
 
-4 to 7 rolls (5.40 on average); NOT uniform: some positions are 24 times
-likelier than others (`chess960 analyze rovida-die`).
+4 to 7 rolls (62957/11664 = 5.40 on average). NOT uniform: the likeliest
+positions (1/216) are 27 times likelier than the rarest (1/5832).
 ";
 
 impl RovidaDie {
@@ -217,6 +217,26 @@ impl RovidaDie {
         }
         p.back_rank()
     }
+}
+
+/// Every number of spaces a placement meets, over all ways through the
+/// procedure (the seed's rule says: only 1, 2, 3 and 6).
+pub fn space_counts() -> std::collections::BTreeSet<usize> {
+    fn walk(state: State, out: &mut std::collections::BTreeSet<usize>) {
+        if state.placed.len() == ORDER.len() {
+            return;
+        }
+        let spaces = RovidaDie::spaces(&state);
+        out.insert(spaces.len());
+        for f in spaces {
+            let mut next = state.clone();
+            next.placed.push(f);
+            walk(next, out);
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    walk(State::default(), &mut out);
+    out
 }
 
 /// The die faces that choose the i-th of `n` spaces (n = 2, 3 or 6).
