@@ -197,7 +197,7 @@ fn analyze_text_and_plot() {
     let out = stdout(&["analyze", "northam-coins", "--plot", file.to_str().unwrap()]);
     assert!(out.contains("uniform: no"), "{out}");
     assert!(out.contains("max/min ratio: 3/2"), "{out}");
-    assert!(out.contains("expected tosses: 6/1"), "{out}");
+    assert!(out.contains("expected tosses: 6 = 6.0000"), "{out}");
     let svg = std::fs::read_to_string(&file).unwrap();
     assert!(svg.starts_with("<svg"), "{svg}");
     assert!(svg.contains("uniform 1/960"));
@@ -213,6 +213,10 @@ fn analyze_all_table() {
     for m in METHODS {
         assert!(out.contains(&format!("| {m} |")), "{m}: {out}");
     }
-    assert!(out.contains("| bodlaender-die | yes | 67/10"), "{out}");
+    assert!(
+        out.contains("| bodlaender-die | yes | 67/10 = 6.7000 die rolls | 1 |"),
+        "{out}"
+    );
+    assert!(out.contains("| coffin-bag | no | 8 draws | 2 |"), "{out}");
     assert!(out.contains("| numbered-cards | yes |"), "{out}");
 }

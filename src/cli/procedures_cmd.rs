@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::{AnalyzeArgs, CliError, RollArgs};
 use crate::numbering::{BackRank, Scheme};
-use crate::procedures::analysis::{frac, summarize, to_f64, Summary};
+use crate::procedures::analysis::{frac, frac_short, summarize, to_f64, Summary};
 use crate::procedures::{svg, EventKind, Method, Replay, Status};
 
 fn method(name: &str) -> Result<Method, CliError> {
@@ -161,7 +161,7 @@ pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
 
 fn ratio_text(s: &Summary) -> String {
     match &s.ratio {
-        Some(r) => format!("{} ({:.4})", frac(r), to_f64(r)),
+        Some(r) => format!("{} ({:.4})", frac_short(r), to_f64(r)),
         None => "infinite (some position is unreachable)".into(),
     }
 }
@@ -265,27 +265,31 @@ fn summary_text(s: &Summary) -> String {
     out
 }
 
+/// `67/10 = 6.7000`, or just `8` for a whole number.
+fn exact_and_decimal(p: &crate::procedures::framework::Prob) -> String {
+    if p.is_integer() {
+        frac_short(p)
+    } else {
+        format!("{} = {:.4}", frac(p), to_f64(p))
+    }
+}
+
 /// One Markdown table row per method: the README's summary table.
 fn table_text(all: &[Summary]) -> String {
     let mut out = String::from(
-        "| method | uniform | expected physical actions | max/min ratio |\n|---|---|---|---|\n",
+        "| method | uniform | average physical actions (exact = decimal) | max/min probability |\n|---|---|---|---|\n",
     );
     for s in all {
         let (_, unit) = s.method.unit();
         let _ = writeln!(
             out,
-            "| {} | {} | {} = {:.4} {unit} | {} |",
+            "| {} | {} | {} {unit} | {} |",
             s.method.name(),
             if s.uniform { "yes" } else { "no" },
-            frac(&s.expected),
-            to_f64(&s.expected),
+            exact_and_decimal(&s.expected),
             s.ratio
                 .as_ref()
-                .map_or("unreachable positions".into(), |r| format!(
-                    "{} = {:.4}",
-                    frac(r),
-                    to_f64(r)
-                ))
+                .map_or("unreachable positions".into(), exact_and_decimal)
         );
     }
     out

@@ -97,6 +97,15 @@ pub fn frac(p: &Prob) -> String {
     format!("{}/{}", p.numer(), p.denom())
 }
 
+/// A fraction for people: `a/b`, or just `a` for a whole number.
+pub fn frac_short(p: &Prob) -> String {
+    if p.is_integer() {
+        p.numer().to_string()
+    } else {
+        frac(p)
+    }
+}
+
 /// A fraction as a float, for humans and JSON numbers.
 pub fn to_f64(p: &Prob) -> f64 {
     p.to_f64().unwrap_or(f64::NAN)

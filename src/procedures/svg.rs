@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Color, File, Rank, Role, Square};
 
-use super::analysis::{frac, to_f64, Summary};
+use super::analysis::{frac_short, to_f64, Summary};
 use crate::numbering::{BackRank, Scheme};
 
 fn escape(s: &str) -> String {
@@ -49,7 +49,10 @@ pub fn chart(summary: &Summary) -> String {
         } else {
             "not uniform"
         },
-        summary.ratio.as_ref().map_or("infinite".to_string(), frac)
+        summary
+            .ratio
+            .as_ref()
+            .map_or("infinite".to_string(), frac_short)
     );
     let _ = writeln!(
         s,
@@ -114,10 +117,16 @@ pub fn chart(summary: &Summary) -> String {
     let yu = y(uniform);
     let _ = writeln!(
         s,
-        r##"<line x1="{LEFT}" y1="{yu:.2}" x2="{}" y2="{yu:.2}" stroke="#c0392b" stroke-dasharray="6 4"/><text x="{}" y="{:.2}" text-anchor="end" fill="#c0392b">uniform 1/960</text>"##,
-        LEFT + PLOT_W,
-        LEFT + PLOT_W,
-        yu - 5.0
+        r##"<line x1="{LEFT}" y1="{yu:.2}" x2="{}" y2="{yu:.2}" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="6 4"/>"##,
+        LEFT + PLOT_W
+    );
+    // Legend above the plot, right-aligned, clear of the bars.
+    let lx = LEFT + PLOT_W - 150.0;
+    let _ = writeln!(
+        s,
+        r##"<line x1="{lx}" y1="40" x2="{}" y2="40" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="6 4"/><text x="{}" y="44" fill="#c0392b">uniform 1/960</text>"##,
+        lx + 30.0,
+        lx + 36.0
     );
     s.push_str("</svg>\n");
     s
@@ -160,7 +169,7 @@ pub fn board(rank: &BackRank) -> String {
         .collect();
     let _ = writeln!(
         s,
-        r#"<text x="{}" y="30" text-anchor="middle" font-size="18">{} — {}</text>"#,
+        r#"<text x="{}" y="30" text-anchor="middle" font-size="16">{} — {}</text>"#,
         LEFT + size / 2.0,
         rank,
         numbers.join(", ")
