@@ -161,7 +161,7 @@ pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
 
 fn ratio_text(s: &Summary) -> String {
     match &s.ratio {
-        Some(r) => format!("{} ({:.4})", frac_short(r), to_f64(r)),
+        Some(r) => exact_and_decimal(r),
         None => "infinite (some position is unreachable)".into(),
     }
 }
@@ -227,12 +227,7 @@ fn summary_text(s: &Summary) -> String {
         to_f64(&s.max)
     );
     let _ = writeln!(out, "max/min ratio: {}", ratio_text(s));
-    let _ = writeln!(
-        out,
-        "expected {unit}: {} = {:.4}",
-        frac(&s.expected),
-        to_f64(&s.expected)
-    );
+    let _ = writeln!(out, "expected {unit}: {}", exact_and_decimal(&s.expected));
     if !num_traits::Zero::is_zero(&s.restart) {
         let _ = writeln!(
             out,
