@@ -819,3 +819,195 @@ fn missing_outcomes_say_what_is_needed() {
     // Left-over outcomes are refused.
     assert!(Method::BodlaenderDie.replay(&toks("1 1 1 1 1 1")).is_err());
 }
+
+/// A piece as a placement step may name it: by kind, colour or side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Label {
+    K,
+    Q,
+    RookASide,
+    RookHSide,
+    RookShortSide,
+    RookLongSide,
+    AnyRook,
+    BishopDark,
+    BishopLight,
+    BishopKingColour,
+    BishopOtherColour,
+    BishopASide,
+    BishopHSide,
+    AnyBishop,
+    KnightASide,
+    KnightHSide,
+    AnyKnight,
+}
+
+const LABELS: [(Role, &[Label]); 5] = [
+    (Role::King, &[Label::K]),
+    (Role::Queen, &[Label::Q]),
+    (
+        Role::Rook,
+        &[
+            Label::RookASide,
+            Label::RookHSide,
+            Label::RookShortSide,
+            Label::RookLongSide,
+            Label::AnyRook,
+        ],
+    ),
+    (
+        Role::Bishop,
+        &[
+            Label::BishopDark,
+            Label::BishopLight,
+            Label::BishopKingColour,
+            Label::BishopOtherColour,
+            Label::BishopASide,
+            Label::BishopHSide,
+            Label::AnyBishop,
+        ],
+    ),
+    (
+        Role::Knight,
+        &[Label::KnightASide, Label::KnightHSide, Label::AnyKnight],
+    ),
+];
+
+/// Whether the piece named `l` stands on `s` in the full rank `r`.
+fn holds(r: &[Role; 8], l: Label, s: usize) -> bool {
+    let files = |role: Role| -> Vec<usize> { (0..8).filter(|&f| r[f] == role).collect() };
+    let k = files(Role::King)[0];
+    let rooks = files(Role::Rook);
+    let bishops = files(Role::Bishop);
+    let knights = files(Role::Knight);
+    let short = if k <= 3 { rooks[0] } else { rooks[1] };
+    let long = if k <= 3 { rooks[1] } else { rooks[0] };
+    let bishop = r[s] == Role::Bishop;
+    match l {
+        Label::K => r[s] == Role::King,
+        Label::Q => r[s] == Role::Queen,
+        Label::RookASide => s == rooks[0],
+        Label::RookHSide => s == rooks[1],
+        Label::RookShortSide => s == short,
+        Label::RookLongSide => s == long,
+        Label::AnyRook => r[s] == Role::Rook,
+        Label::BishopDark => bishop && is_dark(s),
+        Label::BishopLight => bishop && !is_dark(s),
+        Label::BishopKingColour => bishop && is_dark(s) == is_dark(k),
+        Label::BishopOtherColour => bishop && is_dark(s) != is_dark(k),
+        Label::BishopASide => s == bishops[0],
+        Label::BishopHSide => s == bishops[1],
+        Label::AnyBishop => bishop,
+        Label::KnightASide => s == knights[0],
+        Label::KnightHSide => s == knights[1],
+        Label::AnyKnight => r[s] == Role::Knight,
+    }
+}
+
+type SearchState = (u8, Vec<u16>);
+
+fn order_search(
+    ranks: &[[Role; 8]],
+    states: &[SearchState],
+    left: [usize; 5],
+    order: &mut Vec<Label>,
+    found: &mut Vec<Vec<Label>>,
+) {
+    if left.iter().all(|&n| n == 0) {
+        found.push(order.clone());
+        return;
+    }
+    for (kind, (_, labels)) in LABELS.iter().enumerate() {
+        if left[kind] == 0 {
+            continue;
+        }
+        for &l in labels.iter() {
+            let needs_king = matches!(
+                l,
+                Label::RookShortSide
+                    | Label::RookLongSide
+                    | Label::BishopKingColour
+                    | Label::BishopOtherColour
+            );
+            let reusable = matches!(l, Label::AnyRook | Label::AnyBishop | Label::AnyKnight);
+            if (needs_king && !order.contains(&Label::K)) || (!reusable && order.contains(&l)) {
+                continue;
+            }
+            let mut next: Vec<SearchState> = Vec::new();
+            let mut ok = true;
+            'states: for (mask, consistent) in states {
+                let spaces: Vec<usize> = (0..8)
+                    .filter(|&s| mask & (1 << s) == 0)
+                    .filter(|&s| consistent.iter().any(|&i| holds(&ranks[i as usize], l, s)))
+                    .collect();
+                if ![1, 2, 3, 6].contains(&spaces.len()) {
+                    ok = false;
+                    break 'states;
+                }
+                for s in spaces {
+                    let keep: Vec<u16> = consistent
+                        .iter()
+                        .copied()
+                        .filter(|&i| holds(&ranks[i as usize], l, s))
+                        .collect();
+                    next.push((mask | (1 << s), keep));
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let mut left2 = left;
+            left2[kind] -= 1;
+            order.push(l);
+            order_search(ranks, &next, left2, order, found);
+            order.pop();
+        }
+    }
+}
+
+#[test]
+fn rovida_rule_admits_only_one_family_of_orders() {
+    // Every way of naming and ordering the eight placements so that each one
+    // has 1, 2, 3 or 6 possible spaces in every case (the seed's rule for
+    // Rovida's method) starts king, short-side rook, queen, bishop of the
+    // king's colour, then a knight named by its side. Our order is one of them.
+    let ranks: Vec<[Role; 8]> = all_back_ranks().iter().map(BackRank::roles).collect();
+    let all: Vec<u16> = (0..960).collect();
+    let mut found = Vec::new();
+    order_search(
+        &ranks,
+        &[(0, all)],
+        [1, 1, 2, 2, 2],
+        &mut Vec::new(),
+        &mut found,
+    );
+    assert!(!found.is_empty());
+    for order in &found {
+        assert_eq!(
+            order[..4],
+            [
+                Label::K,
+                Label::RookShortSide,
+                Label::Q,
+                Label::BishopKingColour
+            ],
+            "{order:?}"
+        );
+        assert!(
+            matches!(order[4], Label::KnightASide | Label::KnightHSide),
+            "{order:?}"
+        );
+    }
+    let ours = [
+        Label::K,
+        Label::RookShortSide,
+        Label::Q,
+        Label::BishopKingColour,
+        Label::KnightASide,
+        Label::KnightHSide,
+        Label::BishopOtherColour,
+        Label::RookLongSide,
+    ];
+    assert!(found.iter().any(|o| o[..] == ours[..]));
+    assert_eq!(rovida::ORDER.len(), ours.len());
+}

@@ -10,11 +10,13 @@
 //! toss at most four vacant squares are available to the piece at hand,
 //! counted from the a-side; positions with the king on the centre two of its
 //! four possibilities are two thirds as likely as the others; 6 tosses on
-//! average. The only order with at most four choices per piece is: bishops
-//! (4 each), then the king on the 2nd–5th of the six empty squares (it needs
-//! an empty square on each side for the rooks), then the rook left of the
-//! king and the rook right of it (1–4 squares each), then the queen (3
-//! squares), knights last. This order reproduces both seed figures exactly:
+//! average. We place: bishops (4 each), then the king on the 2nd–5th of the
+//! six empty squares (it needs an empty square on each side for the rooks),
+//! then the rook left of the king and the rook right of it (1–4 squares
+//! each), then the queen (3 squares), knights last. Other orders keep to
+//! four choices too (e.g. with knights named by side), but this is the
+//! simplest one with the king placed among four possibilities, and it
+//! reproduces both seed figures exactly:
 //! given the bishops, a king on the 2nd or 5th empty square leaves 1·4·3 = 12
 //! positions and one on the 3rd or 4th leaves 2·3·3 = 18, each king choice
 //! having probability 1/4, so the centre positions have (1/72)/(1/48) = 2/3
