@@ -904,17 +904,20 @@ fn holds(r: &[Role; 8], l: Label, s: usize) -> bool {
     }
 }
 
-type SearchState = (u8, Vec<u16>);
+/// Occupied squares, ranks still consistent, die rolls so far.
+type SearchState = (u8, Vec<u16>, u8);
 
 fn order_search(
     ranks: &[[Role; 8]],
     states: &[SearchState],
     left: [usize; 5],
     order: &mut Vec<Label>,
-    found: &mut Vec<Vec<Label>>,
+    found: &mut Vec<(Vec<Label>, u8, u8)>,
 ) {
     if left.iter().all(|&n| n == 0) {
-        found.push(order.clone());
+        let least = states.iter().map(|s| s.2).min().unwrap_or(0);
+        let most = states.iter().map(|s| s.2).max().unwrap_or(0);
+        found.push((order.clone(), least, most));
         return;
     }
     for (kind, (_, labels)) in LABELS.iter().enumerate() {
@@ -935,7 +938,7 @@ fn order_search(
             }
             let mut next: Vec<SearchState> = Vec::new();
             let mut ok = true;
-            'states: for (mask, consistent) in states {
+            'states: for (mask, consistent, rolls) in states {
                 let spaces: Vec<usize> = (0..8)
                     .filter(|&s| mask & (1 << s) == 0)
                     .filter(|&s| consistent.iter().any(|&i| holds(&ranks[i as usize], l, s)))
@@ -944,13 +947,14 @@ fn order_search(
                     ok = false;
                     break 'states;
                 }
+                let rolled = rolls + u8::from(spaces.len() > 1);
                 for s in spaces {
                     let keep: Vec<u16> = consistent
                         .iter()
                         .copied()
                         .filter(|&i| holds(&ranks[i as usize], l, s))
                         .collect();
-                    next.push((mask | (1 << s), keep));
+                    next.push((mask | (1 << s), keep, rolled));
                 }
             }
             if !ok {
@@ -970,19 +974,22 @@ fn rovida_rule_admits_only_one_family_of_orders() {
     // Every way of naming and ordering the eight placements so that each one
     // has 1, 2, 3 or 6 possible spaces in every case (the seed's rule for
     // Rovida's method) starts king, short-side rook, queen, bishop of the
-    // king's colour, then a knight named by its side. Our order is one of them.
+    // king's colour, then a knight named by its side, and needs 4 to 7 rolls.
+    // Our order is one of them.
     let ranks: Vec<[Role; 8]> = all_back_ranks().iter().map(BackRank::roles).collect();
     let all: Vec<u16> = (0..960).collect();
     let mut found = Vec::new();
     order_search(
         &ranks,
-        &[(0, all)],
+        &[(0, all, 0)],
         [1, 1, 2, 2, 2],
         &mut Vec::new(),
         &mut found,
     );
     assert!(!found.is_empty());
-    for order in &found {
+    for (order, least, most) in &found {
+        // Every such order needs 4 to 7 rolls — never the seed's "5-6".
+        assert_eq!((*least, *most), (4, 7), "{order:?}");
         assert_eq!(
             order[..4],
             [
@@ -1008,6 +1015,6 @@ fn rovida_rule_admits_only_one_family_of_orders() {
         Label::BishopOtherColour,
         Label::RookLongSide,
     ];
-    assert!(found.iter().any(|o| o[..] == ours[..]));
+    assert!(found.iter().any(|(o, _, _)| o[..] == ours[..]));
     assert_eq!(rovida::ORDER.len(), ours.len());
 }
