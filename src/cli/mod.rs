@@ -6,6 +6,7 @@
 
 mod perft_cmd;
 mod positions;
+mod procedures_cmd;
 
 use std::io;
 use std::path::PathBuf;
@@ -49,6 +50,10 @@ pub enum Command {
     Perft(PerftArgs),
     /// Search a fixed set of positions and print the node count signature.
     Bench(BenchArgs),
+    /// Turn dice, coins, cards or placements into a start position (or simulate a procedure).
+    Roll(RollArgs),
+    /// Exact fairness analysis of a manual procedure: probability of each of the 960 positions.
+    Analyze(AnalyzeArgs),
 }
 
 /// `chess960 fen N [--shredder]`
@@ -166,6 +171,40 @@ pub struct BenchArgs {
     pub depth: Option<u32>,
 }
 
+/// `chess960 roll METHOD [OUTCOMES...] [--explain] [--json] [--seed S]`
+#[derive(Debug, Args)]
+pub struct RollArgs {
+    /// Procedure: bodlaender-die, rovida-die, northam-coins, three-coins, coffin-bag, circle,
+    /// numbered-cards, playing-cards, platonic-dice, ten-flips, boulina, placement.
+    pub method: String,
+    /// Outcomes in the order they happened (die faces, H/T, card numbers, pieces, Q@d1 ...).
+    /// Without outcomes the procedure is simulated.
+    #[arg(num_args = 0..)]
+    pub outcomes: Vec<String>,
+    /// Print the procedure as a step-by-step card to take to the table.
+    #[arg(long, conflicts_with_all = ["outcomes", "json", "seed"])]
+    pub explain: bool,
+    /// Print one JSON object: `scharnagl` and `fen` when complete, `next` when not.
+    #[arg(long)]
+    pub json: bool,
+    /// Seed for a reproducible simulation (only without outcomes).
+    #[arg(long, conflicts_with = "outcomes")]
+    pub seed: Option<u64>,
+}
+
+/// `chess960 analyze METHOD|all [--json] [--plot FILE.svg]`
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Procedure name (see `roll`), or `all` for the summary table of every procedure.
+    pub method: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the 960 probabilities as an SVG bar chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
 /// An error that ends a CLI command: printed as one line on stderr, exit status 2.
 #[derive(Debug)]
 pub struct CliError(pub String);
@@ -219,6 +258,8 @@ pub fn main() -> ExitCode {
         Some(Command::Openings(a)) => positions::openings(&a),
         Some(Command::Perft(a)) => perft_cmd::perft(&a),
         Some(Command::Bench(a)) => crate::bench::run_cli(a.depth).map_err(CliError),
+        Some(Command::Roll(a)) => procedures_cmd::roll(&a),
+        Some(Command::Analyze(a)) => procedures_cmd::analyze(&a),
     };
     match result {
         Ok(code) => code,
