@@ -65,7 +65,7 @@ fn replayed_die_rolls_give_the_standard_position_in_every_scheme() {
         out.contains("fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
         "{out}"
     );
-    assert!(out.contains("  1  R N B Q K B N R"), "{out}");
+    assert!(out.contains("1 | R N B Q K B N R |"), "{out}");
 }
 
 #[test]

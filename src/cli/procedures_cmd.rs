@@ -24,29 +24,9 @@ fn fen_of(rank: &BackRank) -> Result<String, CliError> {
     Ok(crate::notation::xfen(&pos))
 }
 
-/// Text diagram, rank 8 at the top.
+/// Text diagram, rank 8 at the top (the project's one diagram format).
 fn diagram(rank: &BackRank) -> String {
-    let white: Vec<char> = rank.to_string().chars().collect();
-    let black: String = white
-        .iter()
-        .map(|c| c.to_ascii_lowercase().to_string())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let white = white
-        .iter()
-        .map(char::to_string)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut s = String::new();
-    let _ = writeln!(s, "  8  {black}");
-    let _ = writeln!(s, "  7  p p p p p p p p");
-    for r in (3..=6).rev() {
-        let _ = writeln!(s, "  {r}  . . . . . . . .");
-    }
-    let _ = writeln!(s, "  2  P P P P P P P P");
-    let _ = writeln!(s, "  1  {white}");
-    let _ = writeln!(s, "     a b c d e f g h");
-    s
+    crate::notation::diagram(&rank.board())
 }
 
 fn numbers_json(rank: &BackRank) -> Value {
