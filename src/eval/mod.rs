@@ -4,12 +4,14 @@
 //! Scores are centipawns from the point of view of the side to move, which
 //! is what negamax wants.
 //!
-//! The evaluation is linear in its weights: the PeSTO tables give a fixed
-//! base and every other term adds a weight from [`weights::WEIGHTS`] once
-//! per occurrence of its feature (see [`params`]). One feature walk,
-//! generic over a [`Sink`], serves both [`evaluate`] (which adds the
-//! weights) and [`trace`] (which records the counts, for the tuner in
-//! `src/bin/tune.rs`), so the two cannot drift apart.
+//! The evaluation is linear in its weights: the published PeSTO tables give
+//! a fixed base and every other term, including tuned corrections to the
+//! PeSTO material values, adds a weight from [`weights::WEIGHTS`] once per
+//! occurrence of its feature (see [`params`]). One feature walk, generic
+//! over a `Sink`, serves both [`evaluate`] (which adds the weights) and
+//! [`trace`] (which records the counts, for the tuner in `src/bin/tune`),
+//! so the two cannot drift apart. The weights are fitted to Chess960
+//! positions by `tools/tune` (Texel's method; see its README).
 
 pub mod params;
 mod pesto;
@@ -25,8 +27,8 @@ const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
 
 /// Where the feature walk sends what it finds.
 trait Sink {
-    /// Add PeSTO material and piece-square values (packed) for `color`.
-    fn base(&mut self, color: Color, packed: i32);
+    /// A piece of `color` and `role` (0 = pawn .. 5 = king) on `sq`.
+    fn piece(&mut self, color: Color, role: usize, sq: usize);
     /// Count feature `param` `n` times for `color`.
     fn add(&mut self, color: Color, param: usize, n: i32);
 }
@@ -55,26 +57,52 @@ const PACKED_WEIGHTS: [i32; params::NUM_PARAMS] = {
     out
 };
 
-/// PeSTO material plus piece-square value, packed, by colour (white,
-/// black), role (pawn..king) and square.
+/// PeSTO material plus piece-square value for role `r` (pawn..king) on
+/// `rel`, the square seen from the piece's own side (a1 = 0 is its own
+/// left corner).
+const fn pesto_value(r: usize, rel: usize) -> S {
+    // PeSTO's tables list a8 first.
+    let i = rel ^ 56;
+    (
+        pesto::MG_VALUE[r] + pesto::MG_TABLE[r][i],
+        pesto::EG_VALUE[r] + pesto::EG_TABLE[r][i],
+    )
+}
+
+/// The square `sq` seen from `color`'s side.
+const fn relative(black: bool, sq: usize) -> usize {
+    if black {
+        sq ^ 56
+    } else {
+        sq
+    }
+}
+
+/// Material plus piece-square value (PeSTO and the tuned corrections to
+/// material and squares),
+/// packed, by colour (white, black), role (pawn..king) and square.
 const PACKED_PSQT: [[[i32; 64]; 6]; 2] = {
     let mut out = [[[0; 64]; 6]; 2];
-    let mut r = 0;
-    while r < 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            let w = sq ^ 56;
-            out[0][r][sq] = pack((
-                pesto::MG_VALUE[r] + pesto::MG_TABLE[r][w],
-                pesto::EG_VALUE[r] + pesto::EG_TABLE[r][w],
-            ));
-            out[1][r][sq] = pack((
-                pesto::MG_VALUE[r] + pesto::MG_TABLE[r][sq],
-                pesto::EG_VALUE[r] + pesto::EG_TABLE[r][sq],
-            ));
-            sq += 1;
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 6 {
+            let mut sq = 0;
+            while sq < 64 {
+                let rel = relative(c == 1, sq);
+                let (mg, eg) = pesto_value(r, rel);
+                let (dm, de) = WEIGHTS[params::PSQT + 64 * r + rel];
+                let (vm, ve) = if r < 5 {
+                    WEIGHTS[params::MATERIAL + r]
+                } else {
+                    (0, 0)
+                };
+                out[c][r][sq] = pack((mg + dm + vm, eg + de + ve));
+                sq += 1;
+            }
+            r += 1;
         }
-        r += 1;
+        c += 1;
     }
     out
 };
@@ -85,11 +113,11 @@ struct Score(i32);
 
 impl Sink for Score {
     #[inline(always)]
-    fn base(&mut self, color: Color, packed: i32) {
+    fn piece(&mut self, color: Color, role: usize, sq: usize) {
         if color.is_white() {
-            self.0 += packed;
+            self.0 += PACKED_PSQT[0][role][sq];
         } else {
-            self.0 -= packed;
+            self.0 -= PACKED_PSQT[1][role][sq];
         }
     }
 
@@ -111,11 +139,16 @@ struct Counts {
 }
 
 impl Sink for Counts {
-    fn base(&mut self, color: Color, packed: i32) {
+    fn piece(&mut self, color: Color, role: usize, sq: usize) {
         let sign = if color.is_white() { 1 } else { -1 };
-        let (mg, eg) = unpack(packed);
+        let rel = relative(color.is_black(), sq);
+        let (mg, eg) = pesto_value(role, rel);
         self.base.0 += sign * mg;
         self.base.1 += sign * eg;
+        self.counts[params::PSQT + 64 * role + rel] += sign;
+        if role < 5 {
+            self.counts[params::MATERIAL + role] += sign;
+        }
     }
 
     fn add(&mut self, color: Color, param: usize, n: i32) {
@@ -266,8 +299,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     let mut game_phase = 0;
     for (sq, piece) in board.iter() {
         let r = piece.role as usize - 1;
-        let c = usize::from(piece.color.is_black());
-        sink.base(piece.color, PACKED_PSQT[c][r][usize::from(sq)]);
+        sink.piece(piece.color, r, usize::from(sq));
         game_phase += pesto::PHASE_INC[r];
     }
     sink.add(pos.turn(), params::TEMPO, 1);

@@ -8,8 +8,10 @@
 //! position's feature counts once ([`super::trace`]) and then re-score it for
 //! any candidate weights without recomputing attacks.
 //!
-//! The PeSTO material and piece-square values are not parameters: they are
-//! published figures and enter the trace as a fixed base.
+//! The PeSTO material and piece-square values themselves are not
+//! parameters: they are published figures and enter the trace as a fixed
+//! base. The `material` and `psqt_*` groups are corrections on top of them
+//! (zero = the published figure), folded into one table at compile time.
 
 /// A middlegame/endgame weight pair in centipawns.
 pub type S = (i32, i32);
@@ -51,8 +53,16 @@ pub const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
 pub const KING_ATTACK: usize = MOBILITY[3] + MOBILITY_LEN[3];
 /// Entries of the king-attack table.
 pub const KING_ATTACK_LEN: usize = 24;
+/// Corrections to the PeSTO material values of pawn, knight, bishop, rook
+/// and queen; folded into the piece-square table at compile time.
+pub const MATERIAL: usize = KING_ATTACK + KING_ATTACK_LEN;
+/// Corrections to the PeSTO material plus piece-square value, by role
+/// (pawn..king) and square seen from the piece's own side (a1..h8 for
+/// White, a8..h1 for Black): 6 tables of 64. Zero means the published
+/// figure; folded into the piece-square table at compile time.
+pub const PSQT: usize = MATERIAL + 5;
 /// Total number of parameters.
-pub const NUM_PARAMS: usize = KING_ATTACK + KING_ATTACK_LEN;
+pub const NUM_PARAMS: usize = PSQT + 6 * 64;
 
 /// A named run of parameters, for printing and for the generated weights
 /// file.
@@ -142,6 +152,41 @@ pub const GROUPS: &[Group] = &[
         name: "king_attack",
         start: KING_ATTACK,
         len: KING_ATTACK_LEN,
+    },
+    Group {
+        name: "material",
+        start: MATERIAL,
+        len: 5,
+    },
+    Group {
+        name: "psqt_pawn",
+        start: PSQT,
+        len: 64,
+    },
+    Group {
+        name: "psqt_knight",
+        start: PSQT + 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_bishop",
+        start: PSQT + 2 * 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_rook",
+        start: PSQT + 3 * 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_queen",
+        start: PSQT + 4 * 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_king",
+        start: PSQT + 5 * 64,
+        len: 64,
     },
 ];
 

@@ -3,8 +3,9 @@
 
 Reads `FEN;result;game` lines and writes `FEN;result;game;cp` where cp is
 Stockfish's score after `go nodes NODES` in centipawns from White's point of
-view (UCI_Chess960 on, one thread, positions searched in file order, so the
-output is reproducible). Positions Stockfish scores as mate are dropped.
+view (UCI_Chess960 on, one thread, 1 MB hash cleared by `ucinewgame` before
+every position, so each label depends on its position only and the output
+is reproducible, also when a file is labelled in pieces). Positions Stockfish scores as mate are dropped.
 With --every N only every N-th position is labelled and kept.
 
 usage: label.py IN.txt OUT.txt [--nodes 1000] [--every 1] [--stockfish /usr/games/stockfish]
@@ -45,7 +46,7 @@ def main():
 
     send("uci")
     wait("uciok")
-    for name, value in (("UCI_Chess960", "true"), ("Threads", "1"), ("Hash", "16")):
+    for name, value in (("UCI_Chess960", "true"), ("Threads", "1"), ("Hash", "1")):
         send(f"setoption name {name} value {value}")
     send("isready")
     wait("readyok")
@@ -58,6 +59,9 @@ def main():
                 continue
             fen = line.split(";")[0]
             white = fen.split()[1] == "w"
+            send("ucinewgame")
+            send("isready")
+            wait("readyok")
             send(f"position fen {fen}")
             send(f"go nodes {a.nodes}")
             score = None
@@ -67,7 +71,7 @@ def main():
                     raise SystemExit("stockfish exited")
                 if l.startswith("bestmove"):
                     break
-                if " score " in l and " multipv 1 " in l or (" score " in l and "multipv" not in l):
+                if " score " in l:
                     t = l.split()
                     j = t.index("score")
                     score = (t[j + 1], int(t[j + 2]))

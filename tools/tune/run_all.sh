@@ -17,4 +17,5 @@ python3 "$HERE/extract.py" "$DATA/games/games.pgn" "$DATA/positions.txt" --skip 
 cargo build --release --bin tune
 ./target/release/tune quiet "$DATA/positions.txt" "$DATA/quiet.txt"
 python3 "$HERE/label.py" "$DATA/quiet.txt" "$DATA/labelled.txt" --nodes "$SF_NODES"
-./target/release/tune fit "$DATA/labelled.txt" --lambda "$LAMBDA" ${FIT_ARGS:-} --write src/eval/weights.rs
+./target/release/tune fit "$DATA/labelled.txt" --lambda "$LAMBDA" \
+  ${FIT_ARGS:---epochs 2000 --freeze psqt --l2 1e-8} --write src/eval/weights.rs

@@ -32,10 +32,14 @@ pub struct FitArgs {
     /// centipawn squared, added to the MSE); steadies rarely seen entries.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Parameter groups (or prefixes) exempt from the L2 penalty, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "material")]
+    pub no_l2: Vec<String>,
     /// Use this K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
-    /// Parameter groups (see `src/eval/params.rs`) to keep fixed, comma-separated.
+    /// Parameter groups (see `src/eval/params.rs`) to keep fixed, comma-separated;
+    /// a prefix such as `psqt` or `mobility` names all its groups.
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
     /// Write the rounded weights to this Rust file (e.g. src/eval/weights.rs).
@@ -158,6 +162,25 @@ fn exact_mse(k: f64, samples: &[&Sample], targets: &[f64], weights: &[S]) -> f64
         / samples.len() as f64
 }
 
+/// The parameters of the named groups; a name may also be a prefix
+/// (`psqt` = all six tables).
+fn select(names: &[String]) -> Result<[bool; NUM_PARAMS], String> {
+    let mut chosen = [false; NUM_PARAMS];
+    for name in names {
+        let mut any = false;
+        for g in params::GROUPS {
+            if g.name == name || g.name.starts_with(&format!("{name}_")) {
+                chosen[g.start..g.start + g.len].fill(true);
+                any = true;
+            }
+        }
+        if !any {
+            return Err(format!("unknown parameter group `{name}`"));
+        }
+    }
+    Ok(chosen)
+}
+
 /// Run `tune fit`.
 ///
 /// # Errors
@@ -170,14 +193,12 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     if args.validation_every < 2 {
         return Err("--validation-every must be at least 2".into());
     }
-    let mut frozen = [false; NUM_PARAMS];
-    for name in &args.freeze {
-        let g = params::GROUPS
-            .iter()
-            .find(|g| g.name == name)
-            .ok_or_else(|| format!("unknown parameter group `{name}`"))?;
-        frozen[g.start..g.start + g.len].fill(true);
-    }
+    let mut frozen = select(&args.freeze)?;
+    let exempt = select(&args.no_l2)?;
+    let l2: Vec<f64> = exempt
+        .iter()
+        .map(|&e| if e { 0.0 } else { args.l2 })
+        .collect();
     let samples = load(&args.data)?;
     let with_sf: Vec<&Sample> = samples.iter().filter(|s| s.stockfish.is_some()).collect();
     eprintln!(
@@ -281,8 +302,8 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
                 continue;
             }
             let g = (
-                grad[i].0 + 2.0 * args.l2 * (w[i].0 - w0[i].0),
-                grad[i].1 + 2.0 * args.l2 * (w[i].1 - w0[i].1),
+                grad[i].0 + 2.0 * l2[i] * (w[i].0 - w0[i].0),
+                grad[i].1 + 2.0 * l2[i] * (w[i].1 - w0[i].1),
             );
             m[i].0 = b1 * m[i].0 + (1.0 - b1) * g.0;
             m[i].1 = b1 * m[i].1 + (1.0 - b1) * g.1;
@@ -330,6 +351,18 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     }
     if let Some(path) = &args.write {
         let summary = crate::write::Summary {
+            command: std::env::args()
+                .skip_while(|a| a != "fit")
+                .skip(1)
+                .map(|a| {
+                    // Paths by file name only: the data directory is local.
+                    std::path::Path::new(&a)
+                        .file_name()
+                        .filter(|_| a.contains('/'))
+                        .map_or(a.clone(), |f| f.to_string_lossy().into_owned())
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
             data: args.data.display().to_string(),
             positions: samples.len(),
             lambda: args.lambda,
