@@ -3,19 +3,208 @@
 //!
 //! Scores are centipawns from the point of view of the side to move, which
 //! is what negamax wants.
+//!
+//! The evaluation is linear in its weights: the published PeSTO tables give
+//! a fixed base and every other term, including tuned corrections to the
+//! PeSTO material values, adds a weight from [`weights::WEIGHTS`] once per
+//! occurrence of its feature (see [`params`]). One feature walk, generic
+//! over a `Sink`, serves both [`evaluate`] (which adds the weights) and
+//! [`trace`] (which records the counts, for the tuner in `src/bin/tune`),
+//! so the two cannot drift apart. The weights are fitted to Chess960
+//! positions by `tools/tune` (Texel's method; see its README).
 
+pub mod params;
 mod pesto;
+pub mod weights;
 
+use params::S;
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role, Square};
+use weights::WEIGHTS;
 
-/// Bonus for the side to move (it can improve its position first).
-const TEMPO: i32 = 10;
-/// Two bishops cover both colours; worth more as the board empties.
-const BISHOP_PAIR: (i32, i32) = (25, 50);
-/// A bishop in a corner whose only diagonal is blocked by its own pawn, a
-/// common Chess960 problem (e.g. bishop a1 behind a pawn on b2 that has
-/// been blocked on b3 by an enemy pawn, or simply never moved).
-const CORNER_BISHOP_SHUT_IN: i32 = 30;
+/// King-zone attack units per square hit, by attacking role
+/// (knight..queen). Not tuned: the king-attack table indexed by their sum is.
+const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
+
+/// Where the feature walk sends what it finds.
+trait Sink {
+    /// A piece of `color` and `role` (0 = pawn .. 5 = king) on `sq`.
+    fn piece(&mut self, color: Color, role: usize, sq: usize);
+    /// Count feature `param` `n` times for `color`.
+    fn add(&mut self, color: Color, param: usize, n: i32);
+}
+
+/// Both halves of a weight in one integer, middlegame in the high 16 bits
+/// and endgame in the low 16 (the endgame half read as signed), so that one
+/// addition adds both; sums stay far inside 16 bits per half.
+const fn pack((mg, eg): S) -> i32 {
+    (mg << 16) + eg
+}
+
+/// The two halves of a packed score.
+const fn unpack(packed: i32) -> S {
+    let eg = packed as i16 as i32;
+    ((packed - eg) >> 16, eg)
+}
+
+/// [`WEIGHTS`], packed.
+const PACKED_WEIGHTS: [i32; params::NUM_PARAMS] = {
+    let mut out = [0; params::NUM_PARAMS];
+    let mut i = 0;
+    while i < params::NUM_PARAMS {
+        out[i] = pack(WEIGHTS[i]);
+        i += 1;
+    }
+    out
+};
+
+/// PeSTO material plus piece-square value for role `r` (pawn..king) on
+/// `rel`, the square seen from the piece's own side (a1 = 0 is its own
+/// left corner).
+const fn pesto_value(r: usize, rel: usize) -> S {
+    // PeSTO's tables list a8 first.
+    let i = rel ^ 56;
+    (
+        pesto::MG_VALUE[r] + pesto::MG_TABLE[r][i],
+        pesto::EG_VALUE[r] + pesto::EG_TABLE[r][i],
+    )
+}
+
+/// The square `sq` seen from `color`'s side.
+const fn relative(black: bool, sq: usize) -> usize {
+    if black {
+        sq ^ 56
+    } else {
+        sq
+    }
+}
+
+/// Material plus piece-square value (PeSTO and the tuned corrections to
+/// material and squares),
+/// packed, by colour (white, black), role (pawn..king) and square.
+const PACKED_PSQT: [[[i32; 64]; 6]; 2] = {
+    let mut out = [[[0; 64]; 6]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 6 {
+            let mut sq = 0;
+            while sq < 64 {
+                let rel = relative(c == 1, sq);
+                let (mg, eg) = pesto_value(r, rel);
+                let (dm, de) = WEIGHTS[params::PSQT + 64 * r + rel];
+                let (vm, ve) = if r < 5 {
+                    WEIGHTS[params::MATERIAL + r]
+                } else {
+                    (0, 0)
+                };
+                out[c][r][sq] = pack((mg + dm + vm, eg + de + ve));
+                sq += 1;
+            }
+            r += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// Sums the weights (White minus Black, packed): what the search uses.
+#[derive(Default)]
+struct Score(i32);
+
+impl Sink for Score {
+    #[inline(always)]
+    fn piece(&mut self, color: Color, role: usize, sq: usize) {
+        if color.is_white() {
+            self.0 += PACKED_PSQT[0][role][sq];
+        } else {
+            self.0 -= PACKED_PSQT[1][role][sq];
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        let v = n * PACKED_WEIGHTS[param];
+        if color.is_white() {
+            self.0 += v;
+        } else {
+            self.0 -= v;
+        }
+    }
+}
+
+/// Records feature counts (white minus black): what the tuner uses.
+struct Counts {
+    base: S,
+    counts: [i32; params::NUM_PARAMS],
+}
+
+impl Sink for Counts {
+    fn piece(&mut self, color: Color, role: usize, sq: usize) {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let rel = relative(color.is_black(), sq);
+        let (mg, eg) = pesto_value(role, rel);
+        self.base.0 += sign * mg;
+        self.base.1 += sign * eg;
+        self.counts[params::PSQT + 64 * role + rel] += sign;
+        if role < 5 {
+            self.counts[params::MATERIAL + role] += sign;
+        }
+    }
+
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        let sign = if color.is_white() { 1 } else { -1 };
+        self.counts[param] += sign * n;
+    }
+}
+
+/// A position's evaluation features: with any weights, [`Trace::evaluate`]
+/// gives what [`evaluate`] would give if those weights were compiled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    /// Game phase 0..=24 used for tapering.
+    pub phase: i32,
+    /// True if White is to move (scores are for the side to move).
+    pub white_to_move: bool,
+    /// PeSTO material and piece-square values, White minus Black.
+    pub base: S,
+    /// Non-zero feature counts, White minus Black, by parameter index.
+    pub features: Vec<(u16, i16)>,
+}
+
+impl Trace {
+    /// Middlegame and endgame sums from White's point of view under
+    /// `weights`, before tapering.
+    pub fn mg_eg(&self, weights: &[S]) -> S {
+        let (mut mg, mut eg) = self.base;
+        for &(i, n) in &self.features {
+            let (wm, we) = weights[usize::from(i)];
+            mg += i32::from(n) * wm;
+            eg += i32::from(n) * we;
+        }
+        (mg, eg)
+    }
+
+    /// The evaluation for the side to move under `weights`, rounded exactly
+    /// as [`evaluate`] rounds.
+    ///
+    /// # Panics
+    /// If `weights` has fewer than [`params::NUM_PARAMS`] entries.
+    pub fn evaluate(&self, weights: &[S]) -> i32 {
+        let (mg, eg) = self.mg_eg(weights);
+        let white = taper(mg, eg, self.phase);
+        if self.white_to_move {
+            white
+        } else {
+            -white
+        }
+    }
+}
+
+/// Blend middlegame and endgame scores by phase (24 = middlegame).
+#[inline(always)]
+fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (24 - phase)) / 24
+}
 
 /// Values of the pieces for move ordering and pruning margins (pawn..king).
 pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
@@ -30,37 +219,22 @@ pub fn phase(pos: &Chess) -> i32 {
     phase.min(24)
 }
 
-/// Mobility per reachable safe square, by role (knight..queen), mg and eg,
-/// and the typical count subtracted so that an average piece scores zero.
-const MOBILITY: [(i32, i32, i32); 4] = [(4, 4, 4), (5, 5, 6), (2, 4, 7), (1, 2, 13)];
-/// Passed pawn bonus by relative rank (mg, eg); the PeSTO pawn tables
-/// already reward advancement, this rewards the absence of stoppers.
-const PASSED: [(i32, i32); 8] = [
-    (0, 0),
-    (2, 8),
-    (4, 12),
-    (8, 20),
-    (16, 38),
-    (30, 65),
-    (45, 100),
-    (0, 0),
-];
-const ISOLATED: (i32, i32) = (10, 14);
-const DOUBLED: (i32, i32) = (8, 18);
-const ROOK_OPEN: (i32, i32) = (24, 8);
-const ROOK_SEMI_OPEN: (i32, i32) = (12, 6);
-/// Missing pawn in front of a king on its first two ranks (mg).
-const SHIELD_MISSING: i32 = 12;
-/// Each castling right still held (mg): the option to tuck the king away.
-const CASTLING_RIGHT: i32 = 8;
-/// King-zone attack weight by attacking role (knight..queen).
-const ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
-
 fn file_mask(file: i32) -> u64 {
     if (0..8).contains(&file) {
         0x0101_0101_0101_0101u64 << file
     } else {
         0
+    }
+}
+
+/// All squares attacked by `color`'s pawns on `pawns`, by shifting the
+/// whole set at once.
+fn pawn_attacks(color: Color, pawns: u64) -> u64 {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    match color {
+        Color::White => ((pawns & NOT_A) << 7) | ((pawns & NOT_H) << 9),
+        Color::Black => ((pawns & NOT_A) >> 9) | ((pawns & NOT_H) >> 7),
     }
 }
 
@@ -78,41 +252,57 @@ fn front_span(color: Color, sq: Square) -> u64 {
     files & ahead
 }
 
-#[derive(Default)]
-struct Terms {
-    mg: [i32; 2],
-    eg: [i32; 2],
-}
-
-impl Terms {
-    fn add(&mut self, color: Color, (mg, eg): (i32, i32)) {
-        let side = usize::from(color.is_black());
-        self.mg[side] += mg;
-        self.eg[side] += eg;
+/// Static evaluation of `pos` in centipawns for the side to move.
+pub fn evaluate(pos: &Chess) -> i32 {
+    let mut score = Score::default();
+    let phase = features(pos, &mut score);
+    let (mg, eg) = unpack(score.0);
+    let white = taper(mg, eg, phase);
+    if pos.turn().is_white() {
+        white
+    } else {
+        -white
     }
 }
 
-/// Static evaluation of `pos` in centipawns for the side to move.
-pub fn evaluate(pos: &Chess) -> i32 {
+/// Record the evaluation features of `pos` (for tuning the weights).
+pub fn trace(pos: &Chess) -> Trace {
+    let mut counts = Counts {
+        base: (0, 0),
+        counts: [0; params::NUM_PARAMS],
+    };
+    let phase = features(pos, &mut counts);
+    let features = counts
+        .counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n != 0)
+        .map(|(i, &n)| {
+            // Parameter indices are < NUM_PARAMS (about a hundred) and
+            // counts are bounded by the number of pieces on the board.
+            (i as u16, n as i16)
+        })
+        .collect();
+    Trace {
+        phase,
+        white_to_move: pos.turn().is_white(),
+        base: counts.base,
+        features,
+    }
+}
+
+/// Walk the position once, reporting every feature to `sink`; returns the
+/// game phase.
+#[inline(always)]
+fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     let board = pos.board();
-    let mut t = Terms::default();
     let mut game_phase = 0;
     for (sq, piece) in board.iter() {
         let r = piece.role as usize - 1;
-        let idx = if piece.color.is_white() {
-            usize::from(sq) ^ 56
-        } else {
-            usize::from(sq)
-        };
-        t.add(
-            piece.color,
-            (
-                pesto::MG_VALUE[r] + pesto::MG_TABLE[r][idx],
-                pesto::EG_VALUE[r] + pesto::EG_TABLE[r][idx],
-            ),
-        );
+        sink.piece(piece.color, r, usize::from(sq));
         game_phase += pesto::PHASE_INC[r];
     }
+    sink.add(pos.turn(), params::TEMPO, 1);
     let occupied = board.occupied();
     for color in Color::ALL {
         let ours = board.by_color(color);
@@ -120,25 +310,19 @@ pub fn evaluate(pos: &Chess) -> i32 {
         let our_pawns = board.pawns() & ours;
         let their_pawns = board.pawns() & theirs;
         if (board.bishops() & ours).count() >= 2 {
-            t.add(color, BISHOP_PAIR);
+            sink.add(color, params::BISHOP_PAIR, 1);
         }
-        t.add(
-            color,
-            (
-                -CORNER_BISHOP_SHUT_IN * shut_in_corner_bishops(pos, color),
-                0,
-            ),
-        );
+        let shut_in = shut_in_corner_bishops(pos, color);
+        if shut_in != 0 {
+            sink.add(color, params::CORNER_BISHOP_SHUT_IN, shut_in);
+        }
         // Squares attacked by enemy pawns are not safe for mobility.
-        let mut pawn_attacked = Bitboard::EMPTY;
-        for p in their_pawns {
-            pawn_attacked |= attacks::pawn_attacks(!color, p);
-        }
+        let pawn_attacked = Bitboard(pawn_attacks(!color, their_pawns.0));
         let their_king = board.king_of(!color);
         let zone = their_king.map_or(Bitboard::EMPTY, |k| {
             attacks::king_attacks(k) | Bitboard::from(k)
         });
-        let mut attack_weight = 0;
+        let mut attack_units = 0;
         let mut attackers = 0;
         for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
             .into_iter()
@@ -151,35 +335,38 @@ pub fn evaluate(pos: &Chess) -> i32 {
                     Role::Rook => attacks::rook_attacks(sq, occupied),
                     _ => attacks::queen_attacks(sq, occupied),
                 };
-                let mob = (att & !ours & !pawn_attacked).count() as i32 - MOBILITY[i].2;
-                t.add(color, (mob * MOBILITY[i].0, mob * MOBILITY[i].1));
+                let mob = (att & !ours & !pawn_attacked).count();
+                sink.add(color, params::MOBILITY[i] + mob, 1);
                 let hits = (att & zone).count() as i32;
                 if hits > 0 {
                     attackers += 1;
-                    attack_weight += ATTACK_WEIGHT[i] * hits;
+                    attack_units += ATTACK_UNITS[i] * hits;
                 }
                 if role == Role::Rook {
                     let file = Bitboard(file_mask(sq.file() as i32));
                     if (file & board.pawns()).is_empty() {
-                        t.add(color, ROOK_OPEN);
+                        sink.add(color, params::ROOK_OPEN, 1);
                     } else if (file & our_pawns).is_empty() {
-                        t.add(color, ROOK_SEMI_OPEN);
+                        sink.add(color, params::ROOK_SEMI_OPEN, 1);
                     }
                 }
             }
         }
         if attackers >= 2 {
-            t.add(color, ((attack_weight * attack_weight).min(300), 0));
+            let units = (attack_units as usize).min(params::KING_ATTACK_LEN - 1);
+            sink.add(color, params::KING_ATTACK + units, 1);
         }
         // Pawn structure.
+        let mut isolated = 0;
+        let mut doubled = 0;
         for sq in our_pawns {
             let f = sq.file() as i32;
             if (Bitboard(file_mask(f - 1) | file_mask(f + 1)) & our_pawns).is_empty() {
-                t.add(color, (-ISOLATED.0, -ISOLATED.1));
+                isolated += 1;
             }
             let span = front_span(color, sq);
             if (Bitboard(span & file_mask(f)) & our_pawns).any() {
-                t.add(color, (-DOUBLED.0, -DOUBLED.1));
+                doubled += 1;
             }
             if (Bitboard(span) & their_pawns).is_empty() {
                 let rel = if color.is_white() {
@@ -187,8 +374,14 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 } else {
                     7 - sq.rank() as usize
                 };
-                t.add(color, PASSED[rel]);
+                sink.add(color, params::PASSED + rel, 1);
             }
+        }
+        if isolated != 0 {
+            sink.add(color, params::ISOLATED, isolated);
+        }
+        if doubled != 0 {
+            sink.add(color, params::DOUBLED, doubled);
         }
         // King shelter while the king is still near home.
         if let Some(k) = board.king_of(color) {
@@ -206,18 +399,17 @@ pub fn evaluate(pos: &Chess) -> i32 {
                         missing += 1;
                     }
                 }
-                t.add(color, (-SHIELD_MISSING * missing, 0));
+                if missing != 0 {
+                    sink.add(color, params::SHIELD_MISSING, missing);
+                }
             }
         }
         let rights = (pos.castles().castling_rights() & color.backrank()).count() as i32;
-        t.add(color, (CASTLING_RIGHT * rights, 0));
+        if rights != 0 {
+            sink.add(color, params::CASTLING_RIGHT, rights);
+        }
     }
-    let game_phase = game_phase.min(24);
-    let us = usize::from(pos.turn().is_black());
-    let them = 1 - us;
-    let mg_score = t.mg[us] - t.mg[them];
-    let eg_score = t.eg[us] - t.eg[them];
-    (mg_score * game_phase + eg_score * (24 - game_phase)) / 24 + TEMPO
+    game_phase.min(24)
 }
 
 /// Count `color`'s bishops standing in a corner of its own back rank whose
@@ -248,12 +440,156 @@ pub fn has_non_pawn_material(pos: &Chess) -> bool {
 mod tests {
     use super::*;
     use crate::notation::parse_fen;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use shakmaty::{CastlingMode, EnPassantMode};
+
+    /// FENs from the independent reference suites in `perft/`.
+    fn perft_fens() -> Vec<String> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut fens = Vec::new();
+        for file in ["chess960_midgame.perft", "chess960_castling.perft"] {
+            let text = std::fs::read_to_string(format!("{root}/perft/{file}")).unwrap();
+            fens.extend(
+                text.lines()
+                    .filter_map(|l| l.strip_prefix("epd "))
+                    .map(str::to_owned),
+            );
+        }
+        assert!(fens.len() > 10, "perft suites went missing");
+        fens
+    }
+
+    /// Start positions, perft-suite positions and positions reached from
+    /// them by seeded random play (openings to endgames).
+    fn sample_positions() -> Vec<Chess> {
+        let mut roots: Vec<Chess> = perft_fens()
+            .iter()
+            .map(|f| parse_fen(f).expect("perft suite FEN"))
+            .collect();
+        roots.extend(
+            (0..960)
+                .step_by(37)
+                .map(|n| crate::startpos::position(n).unwrap()),
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(960);
+        let mut out = Vec::new();
+        for root in roots {
+            for _ in 0..3 {
+                let mut pos = root.clone();
+                for _ in 0..120 {
+                    out.push(pos.clone());
+                    let moves = pos.legal_moves();
+                    // Prefer captures half of the time so that material
+                    // comes off and endgames are reached.
+                    let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                    let m = if !captures.is_empty() && rand::Rng::gen_bool(&mut rng, 0.5) {
+                        **captures.choose(&mut rng).unwrap()
+                    } else if let Some(m) = moves.choose(&mut rng) {
+                        *m
+                    } else {
+                        break;
+                    };
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        out
+    }
+
+    fn mirrored(pos: &Chess) -> Chess {
+        pos.to_setup(EnPassantMode::Legal)
+            .into_mirrored()
+            .position(CastlingMode::Chess960)
+            .expect("mirror of a legal position is legal")
+    }
+
+    #[test]
+    fn packed_scores_add_both_halves() {
+        for a in [(0, 0), (5, -7), (-300, 200), (-1, -1), (9000, -9000)] {
+            assert_eq!(unpack(pack(a)), a);
+            for b in [(3, 4), (-20, 1), (-500, -500)] {
+                assert_eq!(unpack(pack(a) + pack(b)), (a.0 + b.0, a.1 + b.1));
+                assert_eq!(
+                    unpack(pack(a) - 3 * pack(b)),
+                    (a.0 - 3 * b.0, a.1 - 3 * b.1)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pawn_attack_sets_match_shakmaty() {
+        for pos in sample_positions().iter().step_by(7) {
+            for color in Color::ALL {
+                let pawns = pos.board().pawns() & pos.board().by_color(color);
+                let mut expected = Bitboard::EMPTY;
+                for p in pawns {
+                    expected |= attacks::pawn_attacks(color, p);
+                }
+                assert_eq!(Bitboard(pawn_attacks(color, pawns.0)), expected);
+            }
+        }
+    }
 
     #[test]
     fn start_positions_are_balanced() {
-        for n in [0, 518, 959] {
+        for n in 0..960 {
             let pos = crate::startpos::position(n).unwrap();
-            assert_eq!(evaluate(&pos), TEMPO, "start {n}");
+            assert_eq!(evaluate(&pos), WEIGHTS[params::TEMPO].0, "start {n}");
+        }
+    }
+
+    #[test]
+    fn trace_reproduces_evaluate() {
+        let positions = sample_positions();
+        assert!(positions.len() > 5000);
+        let mut endgames = 0;
+        for pos in &positions {
+            let t = trace(pos);
+            assert_eq!(
+                t.evaluate(&WEIGHTS),
+                evaluate(pos),
+                "{}",
+                crate::notation::xfen(pos)
+            );
+            assert_eq!(t.phase, phase(pos));
+            if t.phase < 8 {
+                endgames += 1;
+            }
+        }
+        assert!(endgames > 100, "sample lacks endgames: {endgames}");
+    }
+
+    #[test]
+    fn trace_is_linear_in_the_weights() {
+        // Doubling every weight (and the base) doubles the untapered sums.
+        let doubled: Vec<S> = WEIGHTS.iter().map(|&(m, e)| (2 * m, 2 * e)).collect();
+        for pos in sample_positions().iter().step_by(50) {
+            let t = trace(pos);
+            let (m1, e1) = t.mg_eg(&WEIGHTS);
+            let (m2, e2) = t.mg_eg(&doubled);
+            assert_eq!(
+                (m2 - t.base.0, e2 - t.base.1),
+                (2 * (m1 - t.base.0), 2 * (e1 - t.base.1))
+            );
+        }
+    }
+
+    #[test]
+    fn mirrored_positions_evaluate_equal_for_the_side_to_move() {
+        for pos in sample_positions() {
+            let m = mirrored(&pos);
+            assert_eq!(
+                evaluate(&pos),
+                evaluate(&m),
+                "{}",
+                crate::notation::xfen(&pos)
+            );
+            let (t, tm) = (trace(&pos), trace(&m));
+            let negated: Vec<(u16, i16)> = t.features.iter().map(|&(i, n)| (i, -n)).collect();
+            assert_eq!(tm.features, negated);
         }
     }
 
@@ -277,6 +613,8 @@ mod tests {
         assert!(evaluate(&passed) > evaluate(&blocked));
         assert_eq!(front_span(Color::White, Square::A5) & (1 << 49), 1 << 49);
         assert_eq!(front_span(Color::Black, Square::B7) & (1 << 32), 1 << 32);
+        let t = trace(&passed);
+        assert!(t.features.contains(&((params::PASSED + 4) as u16, 1)));
     }
 
     #[test]
@@ -285,5 +623,8 @@ mod tests {
         let shut = parse_fen("4k3/8/8/8/8/8/PP6/B3K3 w - - 0 1").unwrap();
         assert_eq!(shut_in_corner_bishops(&shut, Color::White), 1);
         assert_eq!(shut_in_corner_bishops(&free, Color::White), 0);
+        let p = params::CORNER_BISHOP_SHUT_IN as u16;
+        assert!(trace(&shut).features.contains(&(p, 1)));
+        assert!(!trace(&free).features.iter().any(|&(i, _)| i == p));
     }
 }

@@ -1,0 +1,434 @@
+//! Texel tuning: fit the sigmoid scale K, then the weights, by minimising
+//! the mean squared error between `sigmoid(K * eval)` and the labels.
+
+use std::path::PathBuf;
+
+use chess960::eval::params::{self, NUM_PARAMS, S};
+use chess960::eval::weights::WEIGHTS;
+
+use crate::data::{load, Sample};
+
+/// Options of `tune fit`.
+#[derive(Debug, clap::Args)]
+pub struct FitArgs {
+    /// Labelled positions (`FEN;result;game;stockfish_cp` lines).
+    pub data: PathBuf,
+    /// Weight of the Stockfish label in the target (the rest is the game result).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Full-batch Adam steps.
+    #[arg(long, default_value_t = 3000)]
+    pub epochs: u32,
+    /// Adam step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Parameters seen in fewer training positions keep their current value.
+    #[arg(long, default_value_t = 200)]
+    pub min_count: usize,
+    /// Games whose number is divisible by this form the validation set.
+    #[arg(long, default_value_t = 10)]
+    pub validation_every: u64,
+    /// L2 penalty pulling every weight towards its starting value (per
+    /// centipawn squared, added to the MSE); steadies rarely seen entries.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Parameter groups (or prefixes) exempt from the L2 penalty, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "material")]
+    pub no_l2: Vec<String>,
+    /// Use this K instead of fitting it.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Parameter groups (see `src/eval/params.rs`) to keep fixed, comma-separated;
+    /// a prefix such as `psqt` or `mobility` names all its groups.
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
+    /// Write the rounded weights to this Rust file (e.g. src/eval/weights.rs).
+    #[arg(long)]
+    pub write: Option<PathBuf>,
+}
+
+/// Win expectancy for a white-point-of-view score `cp` under scale `k`.
+fn sigmoid(k: f64, cp: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * cp / 400.0))
+}
+
+/// Positions flattened for fast repeated scoring: per feature the
+/// parameter index and its tapered middlegame/endgame coefficients.
+struct Set {
+    index: Vec<u16>,
+    coef: Vec<(f64, f64)>,
+    start: Vec<usize>,
+    base: Vec<f64>,
+    target: Vec<f64>,
+}
+
+impl Set {
+    fn new(samples: &[&Sample], targets: &[f64]) -> Set {
+        let mut set = Set {
+            index: Vec::new(),
+            coef: Vec::new(),
+            start: vec![0],
+            base: Vec::new(),
+            target: targets.to_vec(),
+        };
+        for s in samples {
+            let ph = f64::from(s.trace.phase) / 24.0;
+            for &(i, n) in &s.trace.features {
+                set.index.push(i);
+                set.coef
+                    .push((f64::from(n) * ph, f64::from(n) * (1.0 - ph)));
+            }
+            set.start.push(set.index.len());
+            let (bm, be) = s.trace.base;
+            set.base
+                .push(f64::from(bm) * ph + f64::from(be) * (1.0 - ph));
+        }
+        set
+    }
+
+    fn len(&self) -> usize {
+        self.base.len()
+    }
+
+    /// White-point-of-view evaluation of position `j` (unrounded).
+    fn eval(&self, j: usize, w: &[(f64, f64)]) -> f64 {
+        let mut e = self.base[j];
+        for f in self.start[j]..self.start[j + 1] {
+            let (wm, we) = w[usize::from(self.index[f])];
+            let (cm, ce) = self.coef[f];
+            e += cm * wm + ce * we;
+        }
+        e
+    }
+
+    fn mse(&self, k: f64, w: &[(f64, f64)]) -> f64 {
+        let n = self.len();
+        (0..n)
+            .map(|j| (sigmoid(k, self.eval(j, w)) - self.target[j]).powi(2))
+            .sum::<f64>()
+            / n as f64
+    }
+
+    /// Mean squared error and its gradient with respect to every weight.
+    fn gradient(&self, k: f64, w: &[(f64, f64)], grad: &mut [(f64, f64)]) -> f64 {
+        grad.fill((0.0, 0.0));
+        let n = self.len() as f64;
+        let scale = k * std::f64::consts::LN_10 / 400.0;
+        let mut total = 0.0;
+        for j in 0..self.len() {
+            let p = sigmoid(k, self.eval(j, w));
+            let err = p - self.target[j];
+            total += err * err;
+            let g = 2.0 * err * p * (1.0 - p) * scale / n;
+            for f in self.start[j]..self.start[j + 1] {
+                let (cm, ce) = self.coef[f];
+                let slot = &mut grad[usize::from(self.index[f])];
+                slot.0 += g * cm;
+                slot.1 += g * ce;
+            }
+        }
+        total / n
+    }
+}
+
+/// The K minimising `error(k)` on [0.05, 10] (golden-section search; the
+/// error is unimodal in K).
+fn fit_k(error: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (0.05f64, 10.0f64);
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..80 {
+        let a = hi - r * (hi - lo);
+        let b = lo + r * (hi - lo);
+        if error(a) < error(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Exact (integer, as the engine computes it) error of `weights` on `samples`.
+fn exact_mse(k: f64, samples: &[&Sample], targets: &[f64], weights: &[S]) -> f64 {
+    samples
+        .iter()
+        .zip(targets)
+        .map(|(s, &t)| {
+            let e = s.trace.evaluate(weights);
+            let white = if s.trace.white_to_move { e } else { -e };
+            (sigmoid(k, f64::from(white)) - t).powi(2)
+        })
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+/// The parameters of the named groups; a name may also be a prefix
+/// (`psqt` = all six tables).
+fn select(names: &[String]) -> Result<[bool; NUM_PARAMS], String> {
+    let mut chosen = [false; NUM_PARAMS];
+    for name in names {
+        let mut any = false;
+        for g in params::GROUPS {
+            if g.name == name || g.name.starts_with(&format!("{name}_")) {
+                chosen[g.start..g.start + g.len].fill(true);
+                any = true;
+            }
+        }
+        if !any {
+            return Err(format!("unknown parameter group `{name}`"));
+        }
+    }
+    Ok(chosen)
+}
+
+/// Run `tune fit`.
+///
+/// # Errors
+/// Unreadable data, unknown group names, too little data, or a failure to
+/// write the weights file.
+pub fn run(args: &FitArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err("--lambda must be within 0..=1".into());
+    }
+    if args.validation_every < 2 {
+        return Err("--validation-every must be at least 2".into());
+    }
+    let mut frozen = select(&args.freeze)?;
+    let exempt = select(&args.no_l2)?;
+    let l2: Vec<f64> = exempt
+        .iter()
+        .map(|&e| if e { 0.0 } else { args.l2 })
+        .collect();
+    let samples = load(&args.data)?;
+    let with_sf: Vec<&Sample> = samples.iter().filter(|s| s.stockfish.is_some()).collect();
+    eprintln!(
+        "{} positions ({} with a Stockfish score) from {} games",
+        samples.len(),
+        with_sf.len(),
+        {
+            let mut g: Vec<u64> = samples.iter().map(|s| s.game).collect();
+            g.sort_unstable();
+            g.dedup();
+            g.len()
+        }
+    );
+    // Stockfish scores become win expectancies on the scale that best
+    // predicts the game results of these very games.
+    let k_sf = if with_sf.is_empty() {
+        1.0
+    } else {
+        fit_k(|k| {
+            with_sf
+                .iter()
+                .map(|s| (sigmoid(k, s.stockfish.unwrap_or(0.0)) - s.result).powi(2))
+                .sum::<f64>()
+                / with_sf.len() as f64
+        })
+    };
+    if args.lambda > 0.0 && !with_sf.is_empty() {
+        eprintln!("Stockfish score scale K_sf = {k_sf:.4}");
+    }
+    let target_of = |s: &Sample| match s.stockfish {
+        Some(cp) => args.lambda * sigmoid(k_sf, cp) + (1.0 - args.lambda) * s.result,
+        None => s.result,
+    };
+    let (train, valid): (Vec<&Sample>, Vec<&Sample>) = samples
+        .iter()
+        .partition(|s| s.game % args.validation_every != 0);
+    if train.len() < 100 || valid.is_empty() {
+        return Err(format!(
+            "too little data: {} training and {} validation positions",
+            train.len(),
+            valid.len()
+        ));
+    }
+    let train_t: Vec<f64> = train.iter().map(|s| target_of(s)).collect();
+    let valid_t: Vec<f64> = valid.iter().map(|s| target_of(s)).collect();
+    let train_set = Set::new(&train, &train_t);
+    let valid_set = Set::new(&valid, &valid_t);
+
+    let w0: Vec<(f64, f64)> = WEIGHTS
+        .iter()
+        .map(|&(m, e)| (f64::from(m), f64::from(e)))
+        .collect();
+    let mut w = w0.clone();
+    let k = match args.k {
+        Some(k) => k,
+        None => fit_k(|k| train_set.mse(k, &w)),
+    };
+    let before = (
+        exact_mse(k, &train, &train_t, &WEIGHTS),
+        exact_mse(k, &valid, &valid_t, &WEIGHTS),
+    );
+    eprintln!(
+        "K = {k:.4}; {} training, {} validation positions; lambda = {}",
+        train.len(),
+        valid.len(),
+        args.lambda
+    );
+    eprintln!(
+        "before: train MSE {:.6}, validation MSE {:.6}",
+        before.0, before.1
+    );
+
+    // Parameters too rare in the data to be measured keep their values.
+    let mut seen = [0usize; NUM_PARAMS];
+    for s in &train {
+        for &(i, _) in &s.trace.features {
+            seen[usize::from(i)] += 1;
+        }
+    }
+    for (i, f) in frozen.iter_mut().enumerate() {
+        *f |= seen[i] < args.min_count;
+    }
+    eprintln!(
+        "tuning {} of {} parameters (min count {})",
+        frozen.iter().filter(|f| !**f).count(),
+        NUM_PARAMS,
+        args.min_count
+    );
+
+    // Adam, full batch.
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
+    let mut m = vec![(0.0, 0.0); NUM_PARAMS];
+    let mut v = vec![(0.0, 0.0); NUM_PARAMS];
+    let mut grad = vec![(0.0, 0.0); NUM_PARAMS];
+    for epoch in 1..=args.epochs {
+        let loss = train_set.gradient(k, &w, &mut grad);
+        let c1 = 1.0 - b1.powi(epoch as i32);
+        let c2 = 1.0 - b2.powi(epoch as i32);
+        for i in 0..NUM_PARAMS {
+            if frozen[i] {
+                continue;
+            }
+            let g = (
+                grad[i].0 + 2.0 * l2[i] * (w[i].0 - w0[i].0),
+                grad[i].1 + 2.0 * l2[i] * (w[i].1 - w0[i].1),
+            );
+            m[i].0 = b1 * m[i].0 + (1.0 - b1) * g.0;
+            m[i].1 = b1 * m[i].1 + (1.0 - b1) * g.1;
+            v[i].0 = b2 * v[i].0 + (1.0 - b2) * g.0 * g.0;
+            v[i].1 = b2 * v[i].1 + (1.0 - b2) * g.1 * g.1;
+            w[i].0 -= args.lr * (m[i].0 / c1) / ((v[i].0 / c2).sqrt() + eps);
+            w[i].1 -= args.lr * (m[i].1 / c1) / ((v[i].1 / c2).sqrt() + eps);
+        }
+        if epoch % 250 == 0 || epoch == args.epochs {
+            eprintln!(
+                "epoch {epoch}: train MSE {loss:.6}, validation MSE {:.6}",
+                valid_set.mse(k, &w)
+            );
+        }
+    }
+    let rounded: Vec<S> = w
+        .iter()
+        .map(|&(m, e)| (m.round() as i32, e.round() as i32))
+        .collect();
+    let after = (
+        exact_mse(k, &train, &train_t, &rounded),
+        exact_mse(k, &valid, &valid_t, &rounded),
+    );
+    eprintln!(
+        "after (rounded): train MSE {:.6}, validation MSE {:.6}",
+        after.0, after.1
+    );
+    // Whatever the label blend, what matters is predicting games: compare
+    // result-only errors on the held-out games, each with its best K.
+    let train_r: Vec<f64> = train.iter().map(|s| s.result).collect();
+    let valid_r: Vec<f64> = valid.iter().map(|s| s.result).collect();
+    for (name, weights) in [("before", &WEIGHTS[..]), ("after", &rounded[..])] {
+        let kr = fit_k(|k| exact_mse(k, &train, &train_r, weights));
+        eprintln!(
+            "{name}: game-result MSE on validation games {:.6} (K {kr:.4})",
+            exact_mse(kr, &valid, &valid_r, weights)
+        );
+    }
+    for g in params::GROUPS {
+        let old = &WEIGHTS[g.start..g.start + g.len];
+        let new = &rounded[g.start..g.start + g.len];
+        if old != new {
+            println!("{:<22} {:?}\n{:<22} {:?}", g.name, old, "", new);
+        }
+    }
+    if let Some(path) = &args.write {
+        let summary = crate::write::Summary {
+            command: std::env::args()
+                .skip_while(|a| a != "fit")
+                .skip(1)
+                .map(|a| {
+                    // Paths by file name only: the data directory is local.
+                    std::path::Path::new(&a)
+                        .file_name()
+                        .filter(|_| a.contains('/'))
+                        .map_or(a.clone(), |f| f.to_string_lossy().into_owned())
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            data: args.data.display().to_string(),
+            positions: samples.len(),
+            lambda: args.lambda,
+            k,
+            k_sf,
+            before,
+            after,
+            epochs: args.epochs,
+            lr: args.lr,
+            l2: args.l2,
+            min_count: args.min_count,
+        };
+        crate::write::weights_file(path, &rounded, &summary)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_k_finds_the_minimum() {
+        let k = fit_k(|k| (k - 1.7).powi(2));
+        assert!((k - 1.7).abs() < 1e-6);
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        use chess960::notation::parse_fen;
+        let fens = [
+            "4k3/1p6/8/P7/8/8/8/4K3 w - - 0 1",
+            "r3k2r/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R3K2R b KQkq - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ];
+        let samples: Vec<Sample> = fens
+            .iter()
+            .enumerate()
+            .map(|(i, f)| Sample {
+                trace: chess960::eval::trace(&parse_fen(f).unwrap()),
+                result: [1.0, 0.0, 0.5][i],
+                game: i as u64,
+                stockfish: None,
+            })
+            .collect();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let set = Set::new(&refs, &[1.0, 0.0, 0.5]);
+        let w: Vec<(f64, f64)> = WEIGHTS
+            .iter()
+            .map(|&(m, e)| (f64::from(m), f64::from(e)))
+            .collect();
+        let mut grad = vec![(0.0, 0.0); NUM_PARAMS];
+        set.gradient(1.3, &w, &mut grad);
+        let mut checked = 0;
+        for i in 0..NUM_PARAMS {
+            let mut hi = w.clone();
+            let mut lo = w.clone();
+            hi[i].0 += 0.01;
+            lo[i].0 -= 0.01;
+            let numeric = (set.mse(1.3, &hi) - set.mse(1.3, &lo)) / 0.02;
+            assert!((numeric - grad[i].0).abs() < 1e-7 + 1e-3 * numeric.abs());
+            if grad[i].0 != 0.0 {
+                checked += 1;
+            }
+        }
+        assert!(checked > 5);
+    }
+}

@@ -1,0 +1,76 @@
+//! `tune`: fits the evaluation weights of `chess960` to labelled positions
+//! (Texel's method), so that the hand-set terms become measured ones.
+//!
+//! Two steps, both deterministic:
+//!
+//! * `tune quiet IN OUT` keeps the positions whose quiescence value equals
+//!   their static evaluation (no capture sequence changes the score) and
+//!   that are not in check: only there does a static evaluation have a
+//!   right answer to be fitted to.
+//! * `tune fit DATA` fits the sigmoid scale K, then minimises the mean
+//!   squared error between `sigmoid(K * eval)` and each position's label
+//!   (a blend of the game result and a Stockfish score) with Adam on the
+//!   linear feature traces from `chess960::eval::trace`, and can write the
+//!   rounded weights to `src/eval/weights.rs`.
+//!
+//! The data pipeline (games, extraction, labels) lives in `tools/tune/`;
+//! its README documents the method and the commands.
+
+mod data;
+mod fit;
+mod quiet;
+mod write;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Command line of the tuner.
+#[derive(Debug, Parser)]
+#[command(
+    name = "tune",
+    about = "Texel tuning of the chess960 evaluation weights"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Keep quiet positions (not in check, quiescence value = static eval), one per distinct position.
+    Quiet {
+        /// Input lines `FEN;...` (anything after the first `;` is copied).
+        input: PathBuf,
+        /// Output file.
+        output: PathBuf,
+    },
+    /// Fit K and the weights to labelled positions.
+    Fit(fit::FitArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Quiet { input, output } => quiet::run(&input, &output),
+        Command::Fit(args) => fit::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

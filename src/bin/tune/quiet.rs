@@ -1,0 +1,103 @@
+//! Selecting quiet positions: not in check, and a capture-only search
+//! cannot improve on the static evaluation.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::Path;
+
+use chess960::eval::{evaluate, PIECE_VALUE};
+use chess960::notation::parse_fen;
+use shakmaty::{Chess, Move, Position};
+
+/// Captures-and-promotions search (fail-hard alpha-beta with stand pat),
+/// deep enough for realistic exchanges.
+fn qsearch(pos: &Chess, mut alpha: i32, beta: i32, depth: u32) -> i32 {
+    let stand = evaluate(pos);
+    if stand >= beta {
+        return beta;
+    }
+    alpha = alpha.max(stand);
+    if depth == 0 {
+        return alpha;
+    }
+    let mut moves: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.is_capture() || m.is_promotion())
+        .collect();
+    // Most valuable victim first, least valuable attacker next.
+    moves.sort_by_key(|m| {
+        let victim = m.capture().map_or(0, |r| PIECE_VALUE[r as usize - 1]);
+        -(victim * 16 - m.role() as i32)
+    });
+    for m in moves {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let score = -qsearch(&next, -beta, -alpha, depth - 1);
+        if score >= beta {
+            return beta;
+        }
+        alpha = alpha.max(score);
+    }
+    alpha
+}
+
+/// True if `pos` is not in check and no capture sequence changes its
+/// static evaluation.
+pub fn is_quiet(pos: &Chess) -> bool {
+    if pos.is_check() || pos.is_game_over() {
+        return false;
+    }
+    let stand = evaluate(pos);
+    qsearch(pos, -30_000, 30_000, 12) == stand
+}
+
+/// Filter `input` into `output`, keeping quiet positions once each (by
+/// board, side to move, castling and en passant fields).
+///
+/// # Errors
+/// I/O errors and unparsable FENs (with their line number).
+pub fn run(input: &Path, output: &Path) -> Result<(), String> {
+    let file = File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let out = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    let mut out = BufWriter::new(out);
+    let mut seen = HashSet::new();
+    let (mut total, mut kept) = (0u64, 0u64);
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("{}: {e}", input.display()))?;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        total += 1;
+        let fen = line.split(';').next().unwrap_or("").trim();
+        let pos =
+            parse_fen(fen).map_err(|e| format!("{}:{}: {e}: {fen}", input.display(), i + 1))?;
+        let key: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+        if !seen.insert(key) || !is_quiet(&pos) {
+            continue;
+        }
+        kept += 1;
+        writeln!(out, "{line}").map_err(|e| format!("{}: {e}", output.display()))?;
+    }
+    out.flush()
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    eprintln!("quiet: kept {kept} of {total} positions");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hanging_piece_is_not_quiet() {
+        // White to move can take the undefended rook on d5.
+        let hanging = parse_fen("4k3/8/8/3r4/8/8/3Q4/4K3 w - - 0 1").unwrap();
+        assert!(!is_quiet(&hanging));
+        let calm = parse_fen("4k3/8/8/7r/8/8/3Q4/4K3 w - - 0 1").unwrap();
+        assert!(is_quiet(&calm));
+        let check = parse_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
+        assert!(!is_quiet(&check));
+    }
+}

@@ -1,0 +1,206 @@
+//! Layout of the tunable evaluation weights.
+//!
+//! Every hand-set evaluation term is one or more *parameters*: a pair of
+//! middlegame and endgame centipawn values (`S`) that the evaluation adds
+//! once per occurrence of a feature. Keeping all of them in one flat array
+//! ([`super::weights::WEIGHTS`]) indexed by the constants below is what makes
+//! the evaluation linear in its weights, so that a tuner can record a
+//! position's feature counts once ([`super::trace`]) and then re-score it for
+//! any candidate weights without recomputing attacks.
+//!
+//! The PeSTO material and piece-square values themselves are not
+//! parameters: they are published figures and enter the trace as a fixed
+//! base. The `material` and `psqt_*` groups are corrections on top of them
+//! (zero = the published figure), folded into one table at compile time.
+
+/// A middlegame/endgame weight pair in centipawns.
+pub type S = (i32, i32);
+
+/// Bonus for the side to move (it can improve its position first).
+pub const TEMPO: usize = 0;
+/// Two or more bishops: they cover both square colours.
+pub const BISHOP_PAIR: usize = 1;
+/// A bishop in a corner of its own back rank whose only diagonal is blocked
+/// by its own pawn, a common Chess960 problem (bishop a1, pawn b2).
+pub const CORNER_BISHOP_SHUT_IN: usize = 2;
+/// Per pawn with no friendly pawn on an adjacent file.
+pub const ISOLATED: usize = 3;
+/// Per pawn with a friendly pawn in front of it on the same file.
+pub const DOUBLED: usize = 4;
+/// Per rook on a file without pawns.
+pub const ROOK_OPEN: usize = 5;
+/// Per rook on a file with enemy pawns only.
+pub const ROOK_SEMI_OPEN: usize = 6;
+/// Per missing shield pawn (own pawn ahead on the king's file or an
+/// adjacent one) while the king is on its first two ranks.
+pub const SHIELD_MISSING: usize = 7;
+/// Per castling right still held: the option to tuck the king away.
+pub const CASTLING_RIGHT: usize = 8;
+/// Passed pawn by relative rank (8 entries; ranks 1 and 8 never occur).
+pub const PASSED: usize = 9;
+/// Mobility tables (safe squares reachable) for knight, bishop, rook, queen.
+pub const MOBILITY: [usize; 4] = [
+    PASSED + 8,
+    PASSED + 8 + 9,
+    PASSED + 8 + 9 + 14,
+    PASSED + 8 + 9 + 14 + 15,
+];
+/// Number of entries in each mobility table (maximum count + 1).
+pub const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
+/// King-zone attack units (see `ATTACK_UNITS` in the evaluation), counted
+/// only when at least two pieces attack the zone; larger counts share the
+/// last entry.
+pub const KING_ATTACK: usize = MOBILITY[3] + MOBILITY_LEN[3];
+/// Entries of the king-attack table.
+pub const KING_ATTACK_LEN: usize = 24;
+/// Corrections to the PeSTO material values of pawn, knight, bishop, rook
+/// and queen; folded into the piece-square table at compile time.
+pub const MATERIAL: usize = KING_ATTACK + KING_ATTACK_LEN;
+/// Corrections to the PeSTO material plus piece-square value, by role
+/// (pawn..king) and square seen from the piece's own side (a1..h8 for
+/// White, a8..h1 for Black): 6 tables of 64. Zero means the published
+/// figure; folded into the piece-square table at compile time.
+pub const PSQT: usize = MATERIAL + 5;
+/// Total number of parameters.
+pub const NUM_PARAMS: usize = PSQT + 6 * 64;
+
+/// A named run of parameters, for printing and for the generated weights
+/// file.
+#[derive(Debug, Clone, Copy)]
+pub struct Group {
+    /// Identifier used in the generated file and on the tuner's command line.
+    pub name: &'static str,
+    /// First parameter index.
+    pub start: usize,
+    /// Number of parameters.
+    pub len: usize,
+}
+
+/// All parameters, in index order, grouped by term.
+pub const GROUPS: &[Group] = &[
+    Group {
+        name: "tempo",
+        start: TEMPO,
+        len: 1,
+    },
+    Group {
+        name: "bishop_pair",
+        start: BISHOP_PAIR,
+        len: 1,
+    },
+    Group {
+        name: "corner_bishop_shut_in",
+        start: CORNER_BISHOP_SHUT_IN,
+        len: 1,
+    },
+    Group {
+        name: "isolated",
+        start: ISOLATED,
+        len: 1,
+    },
+    Group {
+        name: "doubled",
+        start: DOUBLED,
+        len: 1,
+    },
+    Group {
+        name: "rook_open",
+        start: ROOK_OPEN,
+        len: 1,
+    },
+    Group {
+        name: "rook_semi_open",
+        start: ROOK_SEMI_OPEN,
+        len: 1,
+    },
+    Group {
+        name: "shield_missing",
+        start: SHIELD_MISSING,
+        len: 1,
+    },
+    Group {
+        name: "castling_right",
+        start: CASTLING_RIGHT,
+        len: 1,
+    },
+    Group {
+        name: "passed",
+        start: PASSED,
+        len: 8,
+    },
+    Group {
+        name: "mobility_knight",
+        start: MOBILITY[0],
+        len: MOBILITY_LEN[0],
+    },
+    Group {
+        name: "mobility_bishop",
+        start: MOBILITY[1],
+        len: MOBILITY_LEN[1],
+    },
+    Group {
+        name: "mobility_rook",
+        start: MOBILITY[2],
+        len: MOBILITY_LEN[2],
+    },
+    Group {
+        name: "mobility_queen",
+        start: MOBILITY[3],
+        len: MOBILITY_LEN[3],
+    },
+    Group {
+        name: "king_attack",
+        start: KING_ATTACK,
+        len: KING_ATTACK_LEN,
+    },
+    Group {
+        name: "material",
+        start: MATERIAL,
+        len: 5,
+    },
+    Group {
+        name: "psqt_pawn",
+        start: PSQT,
+        len: 64,
+    },
+    Group {
+        name: "psqt_knight",
+        start: PSQT + 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_bishop",
+        start: PSQT + 2 * 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_rook",
+        start: PSQT + 3 * 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_queen",
+        start: PSQT + 4 * 64,
+        len: 64,
+    },
+    Group {
+        name: "psqt_king",
+        start: PSQT + 5 * 64,
+        len: 64,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_tile_the_parameter_space() {
+        let mut next = 0;
+        for g in GROUPS {
+            assert_eq!(g.start, next, "group {} starts out of order", g.name);
+            next += g.len;
+        }
+        assert_eq!(next, NUM_PARAMS);
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# match.sh BASE NEW GAMES [LIMIT] [SEED]
+#
+# Engine NEW against engine BASE (both chess960 binaries), Chess960, starts
+# drawn at random from all 960 positions (`chess960 openings --all`), each
+# start played with both colours, concurrency 1. LIMIT is a fastchess -each
+# limit: "nodes=8000" (default; fixed work per move, deterministic and
+# immune to the load of a shared machine) or e.g. "tc=2+0.02".
+# Prints fastchess's final result block (score, Elo with error bars).
+#
+# Environment: FASTCHESS=/work/tools/fastchess  OUT=/work/tune-data/match
+set -euo pipefail
+BASE="${1:?base engine}"; NEW="${2:?new engine}"; GAMES="${3:-300}"
+LIMIT="${4:-nodes=8000}"; SEED="${5:-7}"
+FASTCHESS="${FASTCHESS:-/work/tools/fastchess}"
+OUT="${OUT:-/work/tune-data/match}"
+mkdir -p "$OUT"
+"$NEW" openings --all -o "$OUT/c960.epd"
+case "$LIMIT" in tc=*) EACH=("$LIMIT") ;; *) EACH=(tc=inf "$LIMIT") ;; esac
+nice -n 10 "$FASTCHESS" \
+  -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
+  -each "${EACH[@]}" option.Hash=16 option.Threads=1 \
+  -variant fischerandom \
+  -openings file="$OUT/c960.epd" format=epd order=random -srand "$SEED" \
+  -rounds $(( (GAMES + 1) / 2 )) -games 2 -concurrency 1 \
+  -ratinginterval 0 -pgnout file="$OUT/games.pgn" \
+  -config outname="$OUT/fastchess.json" > "$OUT/fastchess.log" 2>&1
+awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} END{printf "%s", buf}' "$OUT/fastchess.log"
