@@ -131,8 +131,9 @@ for rows in "$WORK"/rows.*; do
     add raw $(ours "$WORK/chunk.tsv" --threads 1 --hash 0)
     add full $(ours "$WORK/chunk.tsv" --threads "$THREADS" --hash "$HASH")
     done_pos=$((done_pos + $(wc -l < "$rows")))
-    printf '  %4d/%d positions: stockfish %.1f s, raw %.1f s, full %.1f s\n' "$done_pos" "$SELECTED" \
-        "${WALL[stockfish]}" "${WALL[raw]}" "${WALL[full]}" >&2
+    printf '  %4d/%d positions, wall (cpu) seconds so far: stockfish %.1f (%.1f), raw %.1f (%.1f), full %.1f (%.1f)\n' \
+        "$done_pos" "$SELECTED" "${WALL[stockfish]}" "${CPU[stockfish]}" "${WALL[raw]}" "${CPU[raw]}" \
+        "${WALL[full]}" "${CPU[full]}" >&2
 done
 sf_send quit
 wait "$SFPID" 2>/dev/null || true
