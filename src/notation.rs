@@ -100,6 +100,29 @@ pub fn needs_chess960(pos: &Chess) -> bool {
     CastlingMode::detect(&setup) == CastlingMode::Chess960
 }
 
+/// A board for people: rank 8 on top, white in upper case, `.` for an
+/// empty square, files and ranks labelled. Used by `show`, UCI `d` and the
+/// other human-facing outputs so that they all look alike.
+pub fn diagram(board: &shakmaty::Board) -> String {
+    use shakmaty::{File, Rank, Square};
+    let mut s = String::from("  +-----------------+\n");
+    for rank in Rank::ALL.into_iter().rev() {
+        s.push(rank.char());
+        s.push_str(" |");
+        for file in File::ALL {
+            s.push(' ');
+            s.push(
+                board
+                    .piece_at(Square::from_coords(file, rank))
+                    .map_or('.', |p| p.char()),
+            );
+        }
+        s.push_str(" |\n");
+    }
+    s.push_str("  +-----------------+\n    a b c d e f g h\n");
+    s
+}
+
 /// Read a move in UCI notation against `pos`.
 ///
 /// Castling is accepted in both forms GUIs send: king-takes-own-rook

@@ -76,12 +76,39 @@ pub fn allocate(clock: Clock, overhead_ms: u64) -> Budget {
     }
 }
 
+/// Scale the soft limit by how settled the search is: spend less when the
+/// best move has not changed for several iterations, more when it just
+/// changed or the score is falling.
+///
+/// `stable` counts consecutive iterations with the same best move;
+/// `score_drop` is how much the score fell since the previous iteration
+/// (centipawns, negative when it rose).
+pub fn soft_scale(stable: u32, score_drop: i32) -> f64 {
+    let base = match stable {
+        0 => 1.5,
+        1 => 1.2,
+        2 => 1.0,
+        3 => 0.85,
+        _ => 0.7,
+    };
+    let falling = if score_drop > 30 { 1.3 } else { 1.0 };
+    base * falling
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ms(d: Option<Duration>) -> u64 {
         d.expect("limited").as_millis() as u64
+    }
+
+    #[test]
+    fn settled_searches_stop_sooner() {
+        assert!(soft_scale(5, 0) < soft_scale(2, 0));
+        assert!(soft_scale(2, 0) < soft_scale(0, 0));
+        assert!(soft_scale(2, 50) > soft_scale(2, 0));
+        assert!(soft_scale(0, 100) <= 2.0);
     }
 
     #[test]

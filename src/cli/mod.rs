@@ -6,6 +6,7 @@
 
 mod perft_cmd;
 mod positions;
+mod procedures_cmd;
 
 use std::io;
 use std::path::PathBuf;
@@ -49,12 +50,17 @@ pub enum Command {
     Perft(PerftArgs),
     /// Search a fixed set of positions and print the node count signature.
     Bench(BenchArgs),
+    /// Turn dice, coins, cards or placements into a start position (or simulate a procedure).
+    Roll(RollArgs),
+    /// Exact fairness analysis of a manual procedure: probability of each of the 960 positions.
+    Analyze(AnalyzeArgs),
 }
 
 /// `chess960 fen N [--shredder]`
 #[derive(Debug, Args)]
 pub struct FenArgs {
     /// Scharnagl number 0..959 (518 = RNBQKBNR).
+    #[arg(allow_hyphen_values = true)]
     pub number: String,
     /// Write the castling field as Shredder-FEN (`HAha`) instead of X-FEN (`KQkq`).
     #[arg(long)]
@@ -106,7 +112,7 @@ pub struct OpeningsArgs {
     /// All 960 starts in Scharnagl order.
     #[arg(long, conflicts_with_all = ["count", "seed"], required_unless_present = "count")]
     pub all: bool,
-    /// K random starts.
+    /// K random starts, all distinct when K <= 960 (each run of 960 is a random permutation).
     #[arg(long)]
     pub count: Option<u64>,
     /// Seed for a reproducible selection.
@@ -143,6 +149,19 @@ pub struct PerftArgs {
     /// One line per root move with its count.
     #[arg(long)]
     pub divide: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Hash table size in MiB (0: none). Counts are exact either way.
+    #[arg(long, value_name = "MB", default_value_t = crate::perft::DEFAULT_HASH_MB)]
+    pub hash: usize,
+    /// Print one JSON report on stdout instead of text lines (for CI).
+    #[arg(long)]
+    pub json: bool,
+    /// Suites: count each position at the deepest depth up to DEPTH whose
+    /// expected count is at most N (a node cap for quick checks).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
 }
 
 /// `chess960 bench [DEPTH]`
@@ -150,6 +169,40 @@ pub struct PerftArgs {
 pub struct BenchArgs {
     /// Search depth per position.
     pub depth: Option<u32>,
+}
+
+/// `chess960 roll METHOD [OUTCOMES...] [--explain] [--json] [--seed S]`
+#[derive(Debug, Args)]
+pub struct RollArgs {
+    /// Procedure: bodlaender-die, rovida-die, northam-coins, three-coins, coffin-bag, circle,
+    /// numbered-cards, playing-cards, platonic-dice, ten-flips, boulina, placement.
+    pub method: String,
+    /// Outcomes in the order they happened (die faces, H/T, card numbers, pieces, Q@d1 ...).
+    /// Without outcomes the procedure is simulated.
+    #[arg(num_args = 0..)]
+    pub outcomes: Vec<String>,
+    /// Print the procedure as a step-by-step card to take to the table.
+    #[arg(long, conflicts_with_all = ["outcomes", "json", "seed"])]
+    pub explain: bool,
+    /// Print one JSON object: `scharnagl` and `fen` when complete, `next` when not.
+    #[arg(long)]
+    pub json: bool,
+    /// Seed for a reproducible simulation (only without outcomes).
+    #[arg(long, conflicts_with = "outcomes")]
+    pub seed: Option<u64>,
+}
+
+/// `chess960 analyze METHOD|all [--json] [--plot FILE.svg]`
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Procedure name (see `roll`), or `all` for the summary table of every procedure.
+    pub method: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the 960 probabilities as an SVG bar chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// An error that ends a CLI command: printed as one line on stderr, exit status 2.
@@ -168,9 +221,34 @@ impl From<io::Error> for CliError {
     }
 }
 
+/// Report a command-line error from clap. Help and version go to stdout
+/// with status 0 as usual; real errors become one stderr line (clap's first
+/// paragraph, joined) and status 2, the contract scripts rely on.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        // Nothing sensible is left to do if printing help fails.
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.to_string();
+    let first: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let line = first.join(" ");
+    let line = line.strip_prefix("error: ").unwrap_or(&line);
+    eprintln!("error: {line}");
+    ExitCode::from(2)
+}
+
 /// Parse the command line and run it.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let result = match cli.command {
         None | Some(Command::Uci) => crate::uci::run_stdio().map(|()| ExitCode::SUCCESS),
         Some(Command::Fen(a)) => positions::fen(&a),
@@ -180,6 +258,8 @@ pub fn main() -> ExitCode {
         Some(Command::Openings(a)) => positions::openings(&a),
         Some(Command::Perft(a)) => perft_cmd::perft(&a),
         Some(Command::Bench(a)) => crate::bench::run_cli(a.depth).map_err(CliError),
+        Some(Command::Roll(a)) => procedures_cmd::roll(&a),
+        Some(Command::Analyze(a)) => procedures_cmd::analyze(&a),
     };
     match result {
         Ok(code) => code,

@@ -1,8 +1,435 @@
-//! Handler for `perft`.
+//! Handler for `perft`: one position (optionally divided by root move) or a
+//! suite checked against its expected counts.
+//!
+//! Output contract (scripts parse it):
+//! * one position: with `--divide` one `<uci move>: <count>` line per root
+//!   move, sorted by the move text, castling written king-takes-rook; the
+//!   last line is always `Nodes searched: <total>`;
+//! * a suite: one line per position in file order,
+//!   `<id> depth <d> nodes <n> expected <e|-> <ok|MISMATCH|unchecked> <fen>`,
+//!   then a summary line
+//!   `positions P checked C mismatches M nodes N time T s nodes/s R threads H`;
+//!   exit status 1 if any count differs;
+//! * `--json`: one JSON document on stdout instead (same exit statuses).
+//!
+//! Suites show a progress bar (nodes/s, ETA) on stderr when it is a
+//! terminal; single positions print one timing line on stderr. Stdout stays
+//! exact.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use shakmaty::{CastlingMode, Chess};
 
 use super::{CliError, PerftArgs};
+use crate::notation::{parse_fen, shredder_fen};
+use crate::perft::runner::{self, Job, JobResult, Summary};
+use crate::perft::suite::{self, SuiteEntry};
+use crate::perft::{Perft, PerftConfig};
+use crate::startpos;
 
-pub fn perft(_a: &PerftArgs) -> Result<ExitCode, CliError> {
-    Err(CliError("perft: not implemented yet".into()))
+/// Deepest depth accepted (far beyond anything that finishes; the hash
+/// table stores depths up to 63).
+const MAX_DEPTH: u32 = 63;
+
+/// Where the positions come from.
+enum Source {
+    One(Chess),
+    Suite(Vec<SuiteEntry>),
+}
+
+/// Run `chess960 perft`.
+///
+/// # Errors
+/// Bad depth, number, FEN, option combination or suite file, and failures to
+/// write to stdout, as one-line messages (exit status 2).
+pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
+    if a.depth == 0 || a.depth > MAX_DEPTH {
+        return Err(CliError(format!(
+            "perft depth {} out of range: valid depths are 1..{MAX_DEPTH}",
+            a.depth
+        )));
+    }
+    if a.threads == Some(0) {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    let config = PerftConfig {
+        threads: a.threads.unwrap_or(0),
+        hash_mb: a.hash,
+    };
+    match source(a)? {
+        Source::One(pos) => {
+            if a.max_nodes.is_some() {
+                return Err(CliError("--max-nodes applies to --all and --epd".into()));
+            }
+            single(&pos, a.depth, a.divide, a.json, &config)
+        }
+        Source::Suite(entries) => {
+            if a.divide {
+                return Err(CliError("--divide works with --idn or --fen".into()));
+            }
+            let jobs: Vec<Job> = entries
+                .iter()
+                .map(|e| Job::from_entry(e, a.depth, a.max_nodes))
+                .collect();
+            run_suite(&jobs, a.depth, a.json, &config)
+        }
+    }
+}
+
+fn source(a: &PerftArgs) -> Result<Source, CliError> {
+    if let Some(n) = &a.idn {
+        let n: u32 = n.trim().parse().map_err(|_| {
+            CliError(format!(
+                "start number '{n}' is not a number: valid numbers are 0..959"
+            ))
+        })?;
+        let pos = startpos::position(n).map_err(|e| CliError(e.to_string()))?;
+        return Ok(Source::One(pos));
+    }
+    if let Some(fen) = &a.fen {
+        return parse_fen(fen)
+            .map(Source::One)
+            .map_err(|e| CliError(e.to_string()));
+    }
+    if a.all {
+        return all_starts().map(Source::Suite);
+    }
+    if let Some(path) = &a.epd {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        let entries =
+            suite::parse(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        return Ok(Source::Suite(entries));
+    }
+    Err(CliError(
+        "perft needs a position: --idn N, --fen FEN, --all or --epd FILE".into(),
+    ))
+}
+
+/// The 960 start positions from our own numbering, each paired with the
+/// reference row of the same Scharnagl number: a numbering error shows up
+/// as count mismatches.
+fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
+    let table = suite::startpos_table()
+        .map_err(|e| CliError(format!("built-in start position table: {e}")))?;
+    let by_number: BTreeMap<&str, &SuiteEntry> = table.iter().map(|e| (e.id.as_str(), e)).collect();
+    (0..startpos::COUNT)
+        .map(|n| {
+            let position = startpos::position(n).map_err(|e| CliError(e.to_string()))?;
+            let key = n.to_string();
+            let expected = by_number
+                .get(key.as_str())
+                .map(|e| e.expected.clone())
+                .ok_or_else(|| CliError(format!("built-in table has no row {n}")))?;
+            Ok(SuiteEntry {
+                id: key,
+                fen: shredder_fen(&position),
+                position,
+                expected,
+                line: 0,
+            })
+        })
+        .collect()
+}
+
+fn rate(nodes: u64, elapsed: Duration) -> f64 {
+    let s = elapsed.as_secs_f64();
+    if s > 0.0 {
+        nodes as f64 / s
+    } else {
+        0.0
+    }
+}
+
+/// `--json` report of a single position.
+#[derive(Serialize)]
+struct SingleReport<'a> {
+    fen: String,
+    depth: u32,
+    nodes: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+    threads: usize,
+    hash_mb: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    divide: Option<Vec<DivideLine<'a>>>,
+}
+
+#[derive(Serialize)]
+struct DivideLine<'a> {
+    #[serde(rename = "move")]
+    uci: &'a str,
+    nodes: u64,
+}
+
+fn single(
+    pos: &Chess,
+    depth: u32,
+    divide: bool,
+    json: bool,
+    config: &PerftConfig,
+) -> Result<ExitCode, CliError> {
+    let engine = Perft::new(config);
+    let never = AtomicBool::new(false);
+    let start = Instant::now();
+    let lines: Option<Vec<(String, u64)>> = divide.then(|| {
+        let mut lines: Vec<(String, u64)> = engine
+            .divide(pos, depth, &never)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(m, n)| (m.to_uci(CastlingMode::Chess960).to_string(), n))
+            .collect();
+        lines.sort();
+        lines
+    });
+    let total = match &lines {
+        Some(lines) => lines.iter().map(|(_, n)| n).sum(),
+        None => engine.count(pos, depth, &never).unwrap_or(0),
+    };
+    let elapsed = start.elapsed();
+    let mut out = io::stdout().lock();
+    if json {
+        let report = SingleReport {
+            fen: shredder_fen(pos),
+            depth,
+            nodes: total,
+            seconds: elapsed.as_secs_f64(),
+            nodes_per_second: rate(total, elapsed),
+            threads: engine.threads(),
+            hash_mb: config.hash_mb,
+            divide: lines.as_ref().map(|l| {
+                l.iter()
+                    .map(|(m, n)| DivideLine { uci: m, nodes: *n })
+                    .collect()
+            }),
+        };
+        write_json(&mut out, &report)?;
+    } else {
+        for (m, n) in lines.iter().flatten() {
+            writeln!(out, "{m}: {n}")?;
+        }
+        writeln!(out, "Nodes searched: {total}")?;
+        out.flush()?;
+        eprintln!(
+            "info: depth {depth}, {total} nodes, {:.3} s, {:.0} nodes/s, {} threads, hash {} MiB",
+            elapsed.as_secs_f64(),
+            rate(total, elapsed),
+            engine.threads(),
+            config.hash_mb
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
+    serde_json::to_writer_pretty(&mut *out, value)
+        .map_err(|e| CliError(format!("writing JSON: {e}")))?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn status(r: &JobResult) -> &'static str {
+    match r.matches() {
+        Some(true) => "ok",
+        Some(false) => "MISMATCH",
+        None => "unchecked",
+    }
+}
+
+fn result_line(job: &Job, r: &JobResult) -> String {
+    let expected = r.expected.map_or_else(|| "-".to_owned(), |e| e.to_string());
+    format!(
+        "{} depth {} nodes {} expected {} {} {}",
+        job.id,
+        job.depth,
+        r.nodes,
+        expected,
+        status(r),
+        job.fen
+    )
+}
+
+/// Lines that arrive in completion order, printed in job order.
+struct Ordered {
+    next: usize,
+    waiting: BTreeMap<usize, String>,
+    error: Option<io::Error>,
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal). Its
+/// unit is nodes when every job has an expected count, so that the ETA
+/// weighs big positions properly; positions otherwise. The message shows
+/// the measured nodes/s.
+fn progress(jobs: &[Job]) -> (ProgressBar, bool) {
+    let expected: Option<u64> = jobs.iter().map(|j| j.expected).sum();
+    let by_nodes = expected.is_some();
+    let bar = ProgressBar::with_draw_target(
+        Some(expected.unwrap_or(jobs.len() as u64)),
+        ProgressDrawTarget::stderr(),
+    );
+    let template = if by_nodes {
+        "[{elapsed_precise}] {wide_bar} {percent}% {human_pos}/{human_len} nodes, {msg}, ETA {eta}"
+    } else {
+        "[{elapsed_precise}] {wide_bar} {pos}/{len} positions, {msg}, ETA {eta}"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(250));
+    (bar, by_nodes)
+}
+
+/// `--json` report of a suite.
+#[derive(Serialize)]
+struct SuiteReport<'a> {
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    positions: Vec<PositionReport<'a>>,
+    summary: SummaryReport,
+}
+
+#[derive(Serialize)]
+struct PositionReport<'a> {
+    id: &'a str,
+    fen: &'a str,
+    depth: u32,
+    nodes: u64,
+    expected: Option<u64>,
+    status: &'static str,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct SummaryReport {
+    positions: usize,
+    checked: usize,
+    mismatches: usize,
+    nodes: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+}
+
+fn run_suite(
+    jobs: &[Job],
+    depth: u32,
+    json: bool,
+    config: &PerftConfig,
+) -> Result<ExitCode, CliError> {
+    let engine = Perft::new(config);
+    let stop = AtomicBool::new(false);
+    let (bar, by_nodes) = progress(jobs);
+    let ordered = Mutex::new(Ordered {
+        next: 0,
+        waiting: BTreeMap::new(),
+        error: None,
+    });
+    let done_nodes = std::sync::atomic::AtomicU64::new(0);
+    let start = Instant::now();
+    let on_done = |i: usize, r: &JobResult| {
+        let total = done_nodes.fetch_add(r.nodes, Ordering::Relaxed) + r.nodes;
+        if by_nodes {
+            // Advance by what the bar expected, so it ends at 100% even
+            // when a count is wrong.
+            bar.inc(jobs[i].expected.unwrap_or(r.nodes));
+        } else {
+            bar.inc(1);
+        }
+        bar.set_message(format!(
+            "{:.1} Mnodes/s",
+            rate(total, start.elapsed()) / 1e6
+        ));
+        if r.matches() == Some(false) {
+            bar.println(format!("MISMATCH: {}", result_line(&jobs[i], r)));
+        }
+        if json {
+            return;
+        }
+        let line = result_line(&jobs[i], r);
+        let mut guard = ordered.lock().unwrap_or_else(|p| p.into_inner());
+        let o = &mut *guard;
+        o.waiting.insert(i, line);
+        bar.suspend(|| {
+            let mut out = io::stdout().lock();
+            while let Some(line) = o.waiting.remove(&o.next) {
+                o.next += 1;
+                if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                    o.error.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+    };
+    let outcome = runner::run(&engine, jobs, &stop, on_done);
+    bar.finish_and_clear();
+    if let Some(e) = ordered
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .error
+    {
+        return Err(e.into());
+    }
+    let Some((results, summary)) = outcome else {
+        return Err(CliError("perft suite interrupted".into()));
+    };
+    let mut out = io::stdout().lock();
+    if json {
+        let report = SuiteReport {
+            depth,
+            threads: engine.threads(),
+            hash_mb: config.hash_mb,
+            positions: jobs
+                .iter()
+                .zip(&results)
+                .map(|(j, r)| PositionReport {
+                    id: &j.id,
+                    fen: &j.fen,
+                    depth: j.depth,
+                    nodes: r.nodes,
+                    expected: r.expected,
+                    status: status(r),
+                    seconds: r.elapsed.as_secs_f64(),
+                })
+                .collect(),
+            summary: summary_report(&summary),
+        };
+        write_json(&mut out, &report)?;
+    } else {
+        writeln!(
+            out,
+            "positions {} checked {} mismatches {} nodes {} time {:.3} s nodes/s {:.0} threads {}",
+            summary.positions,
+            summary.checked,
+            summary.mismatches,
+            summary.nodes,
+            summary.elapsed.as_secs_f64(),
+            summary.nodes_per_second(),
+            engine.threads()
+        )?;
+        out.flush()?;
+    }
+    Ok(if summary.mismatches > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn summary_report(s: &Summary) -> SummaryReport {
+    SummaryReport {
+        positions: s.positions,
+        checked: s.checked,
+        mismatches: s.mismatches,
+        nodes: s.nodes,
+        seconds: s.elapsed.as_secs_f64(),
+        nodes_per_second: s.nodes_per_second(),
+    }
 }

@@ -1,24 +1,160 @@
 //! Handlers for `fen`, `idn`, `show`, `random` and `openings`.
+//!
+//! Output goes through a locked, buffered stdout and every write error is
+//! returned, never unwrapped: a closed pipe (`chess960 random --count 9 |
+//! head -1`) ends the command quietly instead of panicking like `println!`.
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use super::{CliError, FenArgs, IdnArgs, OpeningsArgs, RandomArgs, ShowArgs};
+use shakmaty::Position;
 
-fn unimplemented_yet(what: &str) -> Result<ExitCode, CliError> {
-    Err(CliError(format!("{what}: not implemented yet")))
+use super::{CliError, FenArgs, IdnArgs, OpeningsArgs, OpeningsFormat, RandomArgs, ShowArgs};
+use crate::openings::{self, Format, OpeningsError};
+use crate::startpos::{self, CastlingNotation, StartError};
+
+impl From<StartError> for CliError {
+    fn from(e: StartError) -> Self {
+        CliError(e.to_string())
+    }
 }
 
-pub fn fen(_a: &FenArgs) -> Result<ExitCode, CliError> {
-    unimplemented_yet("fen")
+impl From<OpeningsError> for CliError {
+    fn from(e: OpeningsError) -> Self {
+        CliError(e.to_string())
+    }
 }
-pub fn idn(_a: &IdnArgs) -> Result<ExitCode, CliError> {
-    unimplemented_yet("idn")
+
+fn notation(shredder: bool) -> CastlingNotation {
+    if shredder {
+        CastlingNotation::Shredder
+    } else {
+        CastlingNotation::XFen
+    }
 }
-pub fn show(_a: &ShowArgs) -> Result<ExitCode, CliError> {
-    unimplemented_yet("show")
+
+/// `--count` must name at least one position.
+fn check_count(count: u64) -> Result<(), CliError> {
+    if count == 0 {
+        return Err(CliError("--count must be at least 1".into()));
+    }
+    Ok(())
 }
-pub fn random(_a: &RandomArgs) -> Result<ExitCode, CliError> {
-    unimplemented_yet("random")
+
+/// `chess960 fen N [--shredder]`: the FEN of start N on one line.
+pub fn fen(a: &FenArgs) -> Result<ExitCode, CliError> {
+    let n = startpos::parse_number(&a.number)?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}", startpos::fen(n, notation(a.shredder))?)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
-pub fn openings(_a: &OpeningsArgs) -> Result<ExitCode, CliError> {
-    unimplemented_yet("openings")
+
+/// `chess960 idn POSITION`: the Scharnagl number of a FEN or back rank.
+pub fn idn(a: &IdnArgs) -> Result<ExitCode, CliError> {
+    let n = startpos::parse(&a.position.join(" "))?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "{n}")?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `chess960 show POSITION|N`: a diagram and every name of one start.
+pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
+    let text = a.position.join(" ");
+    let t = text.trim();
+    let n = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        startpos::parse_number(t)?
+    } else {
+        startpos::parse(t)?
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    out.write_all(describe(n)?.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text `show` prints for start `n`.
+fn describe(n: u32) -> Result<String, StartError> {
+    let pos = startpos::position(n)?;
+    let mut s = format!("Chess960 start position {n}\n\n");
+    s.push_str(&crate::notation::diagram(pos.board()));
+    s.push('\n');
+    s.push_str(&format!("Number:       {n}\n"));
+    s.push_str(&format!("Back rank:    {}\n", startpos::back_rank(n)));
+    s.push_str(&format!("X-FEN:        {}\n", startpos::xfen(n)?));
+    s.push_str(&format!("Shredder-FEN: {}\n", startpos::shredder_fen(n)?));
+    Ok(s)
+}
+
+/// `chess960 random [--count K] [--seed S] [--shredder]`: K lines `N FEN`,
+/// each start drawn independently and uniformly (repeats possible).
+pub fn random(a: &RandomArgs) -> Result<ExitCode, CliError> {
+    check_count(a.count)?;
+    let mut rng = startpos::rng(a.seed);
+    let style = notation(a.shredder);
+    let mut out = BufWriter::new(io::stdout().lock());
+    for _ in 0..a.count {
+        let n = startpos::random_number(&mut rng);
+        writeln!(out, "{n} {}", startpos::fen(n, style)?)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `chess960 openings (--all | --count K [--seed S]) [--shredder]
+/// [--format epd|pgn] [-o FILE]`: an openings file for match runners.
+pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
+    let numbers: Box<dyn Iterator<Item = u32>> = match (a.all, a.count) {
+        (true, _) => Box::new(0..startpos::COUNT),
+        (false, Some(k)) => {
+            check_count(k)?;
+            Box::new(openings::random_starts(startpos::rng(a.seed), k))
+        }
+        (false, None) => return Err(CliError("give --all or --count K".into())),
+    };
+    let format = match a.format {
+        OpeningsFormat::Epd => Format::Epd,
+        OpeningsFormat::Pgn => Format::Pgn,
+    };
+    let style = notation(a.shredder);
+    match &a.output {
+        Some(path) => {
+            let file = File::create(path)
+                .map_err(|e| CliError(format!("cannot create '{}': {e}", path.display())))?;
+            let mut out = BufWriter::new(file);
+            openings::write(&mut out, numbers, format, style).map_err(|e| match e {
+                OpeningsError::Io(io) => {
+                    CliError(format!("cannot write '{}': {io}", path.display()))
+                }
+                other => other.into(),
+            })?;
+        }
+        None => {
+            let mut out = BufWriter::new(io::stdout().lock());
+            openings::write(&mut out, numbers, format, style)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describe_shows_diagram_and_both_fens() {
+        let text = describe(518).unwrap();
+        assert!(text.contains("8 | r n b q k b n r |\n"));
+        assert!(text.contains("2 | P P P P P P P P |\n"));
+        assert!(text.contains("1 | R N B Q K B N R |\n"));
+        assert!(text.contains("3 | . . . . . . . . |\n"));
+        assert!(text.contains("Number:       518\n"));
+        assert!(text.contains("Back rank:    RNBQKBNR\n"));
+        assert!(text
+            .contains("X-FEN:        rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"));
+        assert!(text
+            .contains("Shredder-FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\n"));
+        assert!(describe(960).is_err());
+    }
 }

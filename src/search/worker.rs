@@ -148,6 +148,8 @@ impl<'a> Worker<'a> {
         }
         let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
         let mut prev_score = 0;
+        let mut stable = 0u32;
+        let mut score_drop = 0;
         'deepening: for depth in 1..=self.max_depth() {
             self.excluded.clear();
             for line in 1..=multipv {
@@ -158,6 +160,10 @@ impl<'a> Worker<'a> {
                 }
                 let best = self.pv[0].first().copied();
                 if line == 1 {
+                    if depth > 1 {
+                        stable = if best == outcome.best { stable + 1 } else { 0 };
+                        score_drop = prev_score - score;
+                    }
                     prev_score = score;
                     outcome.best = best.or(outcome.best);
                     outcome.ponder = self.pv[0].get(1).copied();
@@ -169,7 +175,7 @@ impl<'a> Worker<'a> {
                 }
                 self.report(depth, line, score, None, reporter);
             }
-            if self.should_stop_after_iteration(prev_score) {
+            if self.should_stop_after_iteration(prev_score, stable, score_drop) {
                 break;
             }
         }
@@ -186,7 +192,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn should_stop_after_iteration(&self, score: i32) -> bool {
+    fn should_stop_after_iteration(&self, score: i32, stable: u32, score_drop: i32) -> bool {
         if self.control.stopped() {
             return true;
         }
@@ -199,7 +205,11 @@ impl<'a> Worker<'a> {
             return false;
         }
         if let Some(soft) = self.limits.soft {
-            if self.control.elapsed() >= soft {
+            let mut target = soft.mul_f64(crate::timeman::soft_scale(stable, score_drop));
+            if let Some(hard) = self.limits.hard {
+                target = target.min(hard);
+            }
+            if self.control.elapsed() >= target {
                 return true;
             }
         }
@@ -325,7 +335,7 @@ impl<'a> Worker<'a> {
         // The previous iteration's best move first, then the usual order.
         let prev_best = self.pv[0].first().copied();
         let scored = self.score_moves(root, &moves, tt_move, 0);
-        let mut order: Vec<(i32, Move)> = scored.into_iter().zip(moves.drain(..)).collect();
+        let mut order: Vec<(i32, Move)> = scored.iter().copied().zip(moves.drain(..)).collect();
         order.sort_by_key(|(s, m)| (Some(*m) != prev_best, -*s));
         let in_check = root.is_check();
         let mut best = -INFINITY;
@@ -333,40 +343,14 @@ impl<'a> Worker<'a> {
         for (i, &(_, m)) in order.iter().enumerate() {
             let mut child = root.clone();
             child.play_unchecked(m);
-            self.push(&child, m, 0);
+            self.push(root, &child, m, 0);
             let gives_check = child.is_check();
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, helpers_stop);
-            } else {
-                let mut r = 0;
-                if depth >= 3 && i >= 3 && !m.is_capture() && !in_check && !gives_check {
-                    r = (lmr(depth, i) - 1).max(0);
-                }
-                score = -self.negamax(
-                    &child,
-                    depth - 1 - r,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    false,
-                    helpers_stop,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        1,
-                        false,
-                        helpers_stop,
-                    );
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, helpers_stop);
-                }
+            let mut r = 0;
+            if depth >= 3 && i >= 3 && !m.is_capture() && !in_check && !gives_check {
+                r = (lmr(depth, i) - 1).max(0);
             }
+            let score =
+                self.search_child(&child, depth, alpha, beta, 0, i == 0, true, r, helpers_stop);
             self.pop();
             if self.aborted {
                 break;
@@ -397,8 +381,62 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn push(&mut self, child: &Chess, m: Move, ply: usize) {
-        self.keys.push(hash(child));
+    /// Principal-variation search of one child of a node at `ply`: the
+    /// first move gets the full window; later moves a null window at the
+    /// depth reduced by `r`, re-searched at full depth if they beat alpha,
+    /// and (in PV nodes) with the full window if they land inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Chess,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        first: bool,
+        pv_node: bool,
+        r: i32,
+        helpers_stop: Option<&AtomicBool>,
+    ) -> i32 {
+        let next = ply + 1;
+        if first {
+            return -self.negamax(child, depth - 1, -beta, -alpha, next, pv_node, helpers_stop);
+        }
+        let mut score = -self.negamax(
+            child,
+            depth - 1 - r,
+            -alpha - 1,
+            -alpha,
+            next,
+            false,
+            helpers_stop,
+        );
+        if score > alpha && r > 0 {
+            score = -self.negamax(
+                child,
+                depth - 1,
+                -alpha - 1,
+                -alpha,
+                next,
+                false,
+                helpers_stop,
+            );
+        }
+        if pv_node && score > alpha && score < beta {
+            score = -self.negamax(child, depth - 1, -beta, -alpha, next, true, helpers_stop);
+        }
+        score
+    }
+
+    /// Enter `child`, reached from `parent` by `m`. The key is updated
+    /// incrementally where shakmaty can (most moves), else recomputed.
+    fn push(&mut self, parent: &Chess, child: &Chess, m: Move, ply: usize) {
+        let key = self.keys[self.keys.len() - 1];
+        let child_key = parent
+            .update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal)
+            .map_or_else(|| hash(child), |z| z.0);
+        debug_assert_eq!(child_key, hash(child));
+        self.keys.push(child_key);
         self.played[ply + 1] = Some(m);
     }
 
@@ -430,12 +468,14 @@ impl<'a> Worker<'a> {
         false
     }
 
-    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> Vec<i32> {
+    /// Ordering scores, one per move, in a fixed-size array (no allocation
+    /// per node; shakmaty's move lists hold at most 256 moves).
+    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> [i32; 256] {
         let killers = self.heur.killers[ply];
         let counter = self.heur.counter_move(self.played[ply]);
-        moves
-            .iter()
-            .map(|&m| {
+        let mut scores = [0i32; 256];
+        for (slot, &m) in scores.iter_mut().zip(moves) {
+            *slot = {
                 if tt_move != 0 && pack_move(m) == tt_move {
                     4_000_000
                 } else if m.is_capture() || m.is_promotion() {
@@ -454,8 +494,9 @@ impl<'a> Worker<'a> {
                 } else {
                     self.heur.quiet_score(pos.turn(), m)
                 }
-            })
-            .collect()
+            };
+        }
+        scores
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -574,12 +615,12 @@ impl<'a> Worker<'a> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let mut scores = self.score_moves(pos, &moves, tt_move, ply);
-        let mut order: Vec<Move> = moves.iter().copied().collect();
+        let mut order = moves;
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
         let futile = !pv_node && !in_check && depth <= 3 && static_eval + 120 * depth <= alpha;
         let lmp_limit = 3 + (depth * depth) as usize / if improving { 1 } else { 2 };
 
@@ -613,67 +654,34 @@ impl<'a> Worker<'a> {
 
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.push(&child, m, ply);
+            self.push(pos, &child, m, ply);
             let gives_check = child.is_check();
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(
-                    &child,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    pv_node,
-                    helpers_stop,
-                );
-            } else {
-                let mut r = 0;
-                if depth >= 3 && i >= 2 && quiet && !gives_check {
-                    r = lmr(depth, i);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if scores[i] >= 1_700_000 {
-                        r -= 1;
-                    }
-                    r -= self.heur.quiet_score(pos.turn(), m) / 8000;
-                    r = r.clamp(0, depth - 2);
+            let mut r = 0;
+            if depth >= 3 && i >= 2 && quiet && !gives_check {
+                r = lmr(depth, i);
+                if pv_node {
+                    r -= 1;
                 }
-                score = -self.negamax(
-                    &child,
-                    depth - 1 - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    helpers_stop,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        helpers_stop,
-                    );
+                if !improving {
+                    r += 1;
                 }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        true,
-                        helpers_stop,
-                    );
+                if scores[i] >= 1_700_000 {
+                    r -= 1;
                 }
+                r -= self.heur.quiet_score(pos.turn(), m) / 8000;
+                r = r.clamp(0, depth - 2);
             }
+            let score = self.search_child(
+                &child,
+                depth,
+                alpha,
+                beta,
+                ply,
+                i == 0,
+                pv_node,
+                r,
+                helpers_stop,
+            );
             self.pop();
             if self.aborted {
                 return 0;
@@ -766,9 +774,21 @@ impl<'a> Worker<'a> {
         if in_check && moves.is_empty() {
             return -MATE + ply as i32;
         }
-        let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (mvv_lva(m), m)).collect();
-        order.sort_by_key(|(s, _)| -*s);
-        for (_, m) in order {
+        let mut order = moves;
+        let mut keys = [0i32; 256];
+        for (k, &m) in keys.iter_mut().zip(order.iter()) {
+            *k = mvv_lva(m);
+        }
+        for i in 0..order.len() {
+            let mut bi = i;
+            for j in i + 1..order.len() {
+                if keys[j] > keys[bi] {
+                    bi = j;
+                }
+            }
+            order.swap(i, bi);
+            keys.swap(i, bi);
+            let m = order[i];
             if !in_check {
                 // Skip captures that lose material or cannot lift alpha.
                 let gain = m
@@ -783,7 +803,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.keys.push(hash(&child));
+            self.push(pos, &child, m, ply);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, helpers_stop);
             self.keys.pop();
             if self.aborted {

@@ -522,15 +522,27 @@ pub fn check_protocol_line(line: &str) -> Result<(), String> {
         }
         ["Nodes", "searched:", n] if n.parse::<u64>().is_ok() => Ok(()),
         // `d`: the diagram and the description lines.
-        _ if line.starts_with(" +---+")
-            || line.starts_with(" | ")
-            || line == "   a   b   c   d   e   f   g   h" =>
+        _ if line == "  +-----------------+"
+            || is_diagram_rank(line)
+            || line == "    a b c d e f g h" =>
         {
             Ok(())
         }
         ["Fen:" | "Shredder-FEN:", ..] | ["Start:", ..] | ["Key:", _] | ["Checkers:", ..] => Ok(()),
         _ => bad(),
     }
+}
+
+/// A rank line of `notation::diagram`: `8 | r n b q k b n r |`.
+fn is_diagram_rank(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() == 21
+        && (b'1'..=b'8').contains(&b[0])
+        && line[1..4] == *" | "
+        && line.ends_with(" |")
+        && line[4..19]
+            .split(' ')
+            .all(|c| c.len() == 1 && "pnbrqkPNBRQK.".contains(c))
 }
 
 fn check_info(words: &[&str]) -> Result<(), String> {

@@ -1,0 +1,11 @@
+# Build entry point for OpenBench (https://github.com/AndyGrant/OpenBench), whose client runs
+# `make EXE=<name>` in the engine's source directory and then `<name> bench`.
+# Everyone else can simply use `cargo build --release`.
+EXE ?= chess960
+
+.PHONY: all clean
+all:
+	cargo rustc --release --bin chess960 -- --emit link=$(EXE)
+
+clean:
+	cargo clean

@@ -1,0 +1,306 @@
+//! Handlers for `roll` and `analyze`: replay, simulate, explain and analyse
+//! the manual procedures of [`crate::procedures`].
+
+use std::fmt::Write as _;
+use std::fs;
+use std::process::ExitCode;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+
+use super::{AnalyzeArgs, CliError, RollArgs};
+use crate::numbering::{BackRank, Scheme};
+use crate::procedures::analysis::{frac, frac_short, summarize, to_f64, Summary};
+use crate::procedures::{svg, EventKind, Method, Replay, Status};
+
+fn method(name: &str) -> Result<Method, CliError> {
+    name.parse::<Method>().map_err(|e| CliError(e.to_string()))
+}
+
+/// X-FEN of a back rank's start position.
+fn fen_of(rank: &BackRank) -> Result<String, CliError> {
+    let pos = crate::startpos::position(rank.scharnagl()).map_err(|e| CliError(e.to_string()))?;
+    Ok(crate::notation::xfen(&pos))
+}
+
+/// Text diagram, rank 8 at the top (the project's one diagram format).
+fn diagram(rank: &BackRank) -> String {
+    crate::notation::diagram(&rank.board())
+}
+
+fn numbers_json(rank: &BackRank) -> Value {
+    let mut m = serde_json::Map::new();
+    for sc in Scheme::ALL {
+        m.insert(sc.name().to_string(), json!(rank.number_in(sc)));
+    }
+    Value::Object(m)
+}
+
+fn events_json(r: &Replay) -> Value {
+    Value::Array(
+        r.events
+            .iter()
+            .map(|e| {
+                json!({
+                    "outcome": e.outcome,
+                    "effect": match e.kind {
+                        EventKind::Used => "used",
+                        EventKind::Reroll => "roll again",
+                        EventKind::Restart => "start over",
+                    },
+                    "note": e.note,
+                })
+            })
+            .collect(),
+    )
+}
+
+fn print_replay(m: Method, r: &Replay, simulated: bool, json_out: bool) -> Result<(), CliError> {
+    let outcomes: Vec<&str> = r.events.iter().map(|e| e.outcome.as_str()).collect();
+    if json_out {
+        let mut obj = json!({
+            "method": m.name(),
+            "simulated": simulated,
+            "outcomes": outcomes,
+            "events": events_json(r),
+        });
+        match &r.status {
+            Status::Done(rank) => {
+                obj["complete"] = json!(true);
+                obj["scharnagl"] = json!(rank.scharnagl());
+                obj["back_rank"] = json!(rank.to_string());
+                obj["numbers"] = numbers_json(rank);
+                obj["fen"] = json!(fen_of(rank)?);
+            }
+            Status::Need(req) => {
+                obj["complete"] = json!(false);
+                obj["next"] = json!({ "action": req.action, "decides": req.decides });
+            }
+        }
+        println!("{obj}");
+        return Ok(());
+    }
+    let mut out = String::new();
+    if simulated {
+        let _ = writeln!(out, "{} (simulated): {}", m.name(), outcomes.join(" "));
+    } else {
+        let _ = writeln!(out, "{}:", m.name());
+    }
+    for (i, e) in r.events.iter().enumerate() {
+        let tag = match e.kind {
+            EventKind::Used => "",
+            EventKind::Reroll => "ROLL AGAIN: ",
+            EventKind::Restart => "START OVER: ",
+        };
+        let _ = writeln!(out, "  {:>2}. {:<9} {tag}{}", i + 1, e.outcome, e.note);
+    }
+    match &r.status {
+        Status::Done(rank) => {
+            let _ = writeln!(out, "position: {rank}");
+            for sc in Scheme::ALL {
+                let _ = writeln!(out, "  {:<12} {}", sc.name(), rank.number_in(sc));
+            }
+            let _ = writeln!(out, "fen: {}", fen_of(rank)?);
+            out.push_str(&diagram(rank));
+        }
+        Status::Need(req) => {
+            let _ = writeln!(out, "next: {}", req.action);
+            let _ = writeln!(out, "  decides: {}", req.decides);
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
+
+/// `chess960 roll METHOD [OUTCOMES...] [--explain] [--json] [--seed S]`
+///
+/// # Errors
+/// Unknown method, unreadable or impossible outcomes, leftovers.
+pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
+    let m = method(&a.method)?;
+    if a.explain {
+        print!("{}", m.explain());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if a.outcomes.is_empty() {
+        let mut rng = match a.seed {
+            Some(s) => ChaCha8Rng::seed_from_u64(s),
+            None => ChaCha8Rng::from_entropy(),
+        };
+        let r = m.simulate(&mut rng);
+        print_replay(m, &r, true, a.json)?;
+    } else {
+        let r = m
+            .replay(&a.outcomes)
+            .map_err(|e| CliError(format!("{}: {e}", m.name())))?;
+        print_replay(m, &r, false, a.json)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn ratio_text(s: &Summary) -> String {
+    match &s.ratio {
+        Some(r) => exact_and_decimal(r),
+        None => "infinite (some position is unreachable)".into(),
+    }
+}
+
+fn summary_json(s: &Summary, with_positions: bool) -> Value {
+    let (_, unit) = s.method.unit();
+    let mut obj = json!({
+        "method": s.method.name(),
+        "random": s.method.is_random(),
+        "uniform": s.uniform,
+        "reachable": s.reachable,
+        "min_probability": frac(&s.min),
+        "max_probability": frac(&s.max),
+        "ratio": s.ratio.as_ref().map(to_f64),
+        "ratio_exact": s.ratio.as_ref().map(frac),
+        "expected_draws": to_f64(&s.expected),
+        "expected_draws_exact": frac(&s.expected),
+        "unit": unit,
+        "restart_probability": frac(&s.restart),
+        "classes": s.classes.iter().map(|c| json!({
+            "probability": frac(&c.probability),
+            "count": c.positions.len(),
+            "positions": c.positions,
+        })).collect::<Vec<_>>(),
+        "favoured": if s.uniform { Vec::new() } else { s.classes[0].positions.clone() },
+    });
+    if with_positions {
+        let ranks = crate::numbering::all_back_ranks();
+        obj["positions"] = Value::Array(
+            s.probabilities
+                .iter()
+                .enumerate()
+                .map(|(n, p)| json!({ "scharnagl": n, "back_rank": ranks[n].to_string(), "probability": frac(p) }))
+                .collect(),
+        );
+    }
+    obj
+}
+
+fn summary_text(s: &Summary) -> String {
+    let ranks = crate::numbering::all_back_ranks();
+    let (_, unit) = s.method.unit();
+    let mut out = String::new();
+    let _ = writeln!(out, "method: {}", s.method.name());
+    if !s.method.is_random() {
+        let _ = writeln!(
+            out,
+            "note: players choose; figures below assume every legal placement equally likely (reference only)"
+        );
+    }
+    let _ = writeln!(out, "uniform: {}", if s.uniform { "yes" } else { "no" });
+    let _ = writeln!(out, "reachable positions: {} of 960", s.reachable);
+    let _ = writeln!(
+        out,
+        "min probability: {} ({:.6})",
+        frac(&s.min),
+        to_f64(&s.min)
+    );
+    let _ = writeln!(
+        out,
+        "max probability: {} ({:.6})",
+        frac(&s.max),
+        to_f64(&s.max)
+    );
+    let _ = writeln!(out, "max/min ratio: {}", ratio_text(s));
+    let _ = writeln!(out, "expected {unit}: {}", exact_and_decimal(&s.expected));
+    if !num_traits::Zero::is_zero(&s.restart) {
+        let _ = writeln!(
+            out,
+            "start-over probability per attempt: {}",
+            frac(&s.restart)
+        );
+    }
+    let _ = writeln!(out, "positions by probability (likeliest first):");
+    for (i, c) in s.classes.iter().enumerate() {
+        let examples: Vec<String> = c
+            .positions
+            .iter()
+            .take(6)
+            .map(|&n| format!("{n} {}", ranks[n as usize]))
+            .collect();
+        let more = if c.positions.len() > 6 { ", ..." } else { "" };
+        let tag = if i == 0 && !s.uniform {
+            "  <- favoured"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  {:<14} x {:>3}  e.g. {}{more}{tag}",
+            frac(&c.probability),
+            c.positions.len(),
+            examples.join(", ")
+        );
+    }
+    out
+}
+
+/// `67/10 = 6.7000`, or just `8` for a whole number.
+fn exact_and_decimal(p: &crate::procedures::framework::Prob) -> String {
+    if p.is_integer() {
+        frac_short(p)
+    } else {
+        format!("{} = {:.4}", frac(p), to_f64(p))
+    }
+}
+
+/// One Markdown table row per method: the README's summary table.
+fn table_text(all: &[Summary]) -> String {
+    let mut out = String::from(
+        "| method | uniform | average physical actions (exact = decimal) | max/min probability |\n|---|---|---|---|\n",
+    );
+    for s in all {
+        let (_, unit) = s.method.unit();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} {unit} | {} |",
+            s.method.name(),
+            if s.uniform { "yes" } else { "no" },
+            exact_and_decimal(&s.expected),
+            s.ratio
+                .as_ref()
+                .map_or("unreachable positions".into(), exact_and_decimal)
+        );
+    }
+    out
+}
+
+/// `chess960 analyze METHOD|all [--json] [--plot FILE.svg]`
+///
+/// # Errors
+/// Unknown method; `--plot` with `all`; the chart file cannot be written.
+pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
+    if a.method.trim().eq_ignore_ascii_case("all") {
+        if a.plot.is_some() {
+            return Err(CliError("--plot needs a single method, not 'all'".into()));
+        }
+        let all: Vec<Summary> = Method::ALL.iter().map(|&m| summarize(m)).collect();
+        if a.json {
+            let list: Vec<Value> = all.iter().map(|s| summary_json(s, false)).collect();
+            println!("{}", json!({ "methods": list }));
+        } else {
+            print!("{}", table_text(&all));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let m = method(&a.method)?;
+    let s = summarize(m);
+    if let Some(path) = &a.plot {
+        fs::write(path, svg::chart(&s))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if a.json {
+        println!("{}", summary_json(&s, true));
+    } else {
+        print!("{}", summary_text(&s));
+        if let Some(path) = &a.plot {
+            println!("chart written to {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

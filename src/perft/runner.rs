@@ -1,0 +1,147 @@
+//! Suite runs: many positions counted in parallel and checked against their
+//! expected counts.
+//!
+//! Positions are independent rayon tasks (and each position splits its own
+//! first plies), so two threads stay busy whether the suite has 960 small
+//! positions or one big one. Results come back through a callback as each
+//! position finishes, in completion order; the caller decides how to print
+//! them.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use shakmaty::Chess;
+
+use super::suite::SuiteEntry;
+use super::Perft;
+
+/// One position to count at one depth.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Name to print (from the suite file).
+    pub id: String,
+    /// FEN to print.
+    pub fen: String,
+    /// Where to count from.
+    pub position: Chess,
+    /// Plies to count.
+    pub depth: u32,
+    /// What the reference says, when it has this depth.
+    pub expected: Option<u64>,
+}
+
+impl Job {
+    /// The job for `entry` at `depth`, or with a node cap at the deepest
+    /// depth up to `depth` whose expected count is at most `max_nodes`
+    /// (depth 1 if even that is larger). Entries without any expectation
+    /// are counted at `depth` regardless of the cap: their size is unknown.
+    pub fn from_entry(entry: &SuiteEntry, depth: u32, max_nodes: Option<u64>) -> Job {
+        let depth = match max_nodes {
+            Some(cap) if !entry.expected.is_empty() => entry
+                .expected
+                .range(1..=depth)
+                .filter(|&(_, &n)| n <= cap)
+                .map(|(&d, _)| d)
+                .next_back()
+                .unwrap_or(1),
+            _ => depth,
+        };
+        Job {
+            id: entry.id.clone(),
+            fen: entry.fen.clone(),
+            position: entry.position.clone(),
+            depth,
+            expected: entry.expected_at(depth),
+        }
+    }
+}
+
+/// The outcome of one [`Job`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JobResult {
+    /// Leaves counted.
+    pub nodes: u64,
+    /// The job's expectation, copied for convenience.
+    pub expected: Option<u64>,
+    /// Wall time of this position (overlaps with others when parallel).
+    pub elapsed: Duration,
+}
+
+impl JobResult {
+    /// `Some(true)` when the count matches the reference, `Some(false)` on a
+    /// mismatch, `None` when there was nothing to compare with.
+    pub fn matches(&self) -> Option<bool> {
+        self.expected.map(|e| e == self.nodes)
+    }
+}
+
+/// Totals of a suite run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Summary {
+    /// Positions counted.
+    pub positions: usize,
+    /// Positions that had an expectation to compare with.
+    pub checked: usize,
+    /// Positions whose count differs from the expectation.
+    pub mismatches: usize,
+    /// Sum of all counts.
+    pub nodes: u64,
+    /// Wall time of the whole run.
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    /// Leaves per second of wall time (0 for an instant run).
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.nodes as f64 / s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Count every job with `engine`, calling `on_done(index, result)` from a
+/// worker thread as each finishes. Returns the results in job order and the
+/// totals, or `None` if `stop` was raised before the end.
+pub fn run(
+    engine: &Perft,
+    jobs: &[Job],
+    stop: &AtomicBool,
+    on_done: impl Fn(usize, &JobResult) + Sync,
+) -> Option<(Vec<JobResult>, Summary)> {
+    let start = Instant::now();
+    let one = |(i, job): (usize, &Job)| -> Option<JobResult> {
+        let t = Instant::now();
+        let nodes = engine.count(&job.position, job.depth, stop)?;
+        let r = JobResult {
+            nodes,
+            expected: job.expected,
+            elapsed: t.elapsed(),
+        };
+        on_done(i, &r);
+        Some(r)
+    };
+    let results: Option<Vec<JobResult>> = engine.install(|| {
+        // One position per task: positions vary a lot in size.
+        jobs.par_iter()
+            .enumerate()
+            .with_max_len(1)
+            .map(one)
+            .collect()
+    });
+    let results = results?;
+    let summary = Summary {
+        positions: results.len(),
+        checked: results.iter().filter(|r| r.expected.is_some()).count(),
+        mismatches: results
+            .iter()
+            .filter(|r| r.matches() == Some(false))
+            .count(),
+        nodes: results.iter().map(|r| r.nodes).sum(),
+        elapsed: start.elapsed(),
+    };
+    Some((results, summary))
+}

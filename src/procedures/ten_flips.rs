@@ -1,0 +1,181 @@
+//! Ten coin flips read as a binary number (seed 001, Atanas K. Stefanov).
+//!
+//! 960 = 2^10 − 2^6 = 1111000000 in binary, so ten flips (heads = 1, first
+//! flip most significant) give 0..1023 and exactly the numbers with the first
+//! four flips all heads (960..1023) are thrown away. The number A is then
+//! decoded as the seed describes — which is Scharnagl's numbering:
+//! A mod 4 = light-squared bishop (b1, d1, f1, h1), next mod 4 = dark-squared
+//! bishop (a1, c1, e1, g1), next mod 6 = queen on that empty square, the
+//! quotient (0–9) = knights by the table of two `N` among five squares in
+//! lexicographic order, king on the second of the three squares left, rooks
+//! on the others.
+//!
+//! Reading of step 1 (literal, as the seed writes it): "flip a coin 10 times
+//! and note the outcomes; start over if your first 4 flips are heads" — an
+//! attempt is always ten flips, so a typed replay groups flips by ten.
+//! Expected flips: 10 / (15/16) = 32/3. Stopping an attempt as soon as the
+//! first four are heads would need 154/15 flips, which is the least any
+//! fair-coin procedure can average for 960 outcomes (Knuth–Yao); the seed's
+//! wording does not do that.
+
+use shakmaty::Role;
+
+use super::framework::{square_name, Effect, Outcome, Procedure, Request, Status};
+use super::rank::{ordinal, Partial};
+use crate::numbering::BackRank;
+
+/// The procedure (no parameters).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct TenFlips;
+
+/// Flips of the current attempt.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct State {
+    /// Heads = true, first flip first.
+    pub flips: Vec<bool>,
+}
+
+/// The printable card.
+pub const CARD: &str = "\
+TEN COIN FLIPS — one coin (seed 001)
+ 1. Flip the coin 10 times, writing 1 for heads and 0 for tails, first flip
+    first. If the first four are all heads, start over (10 new flips).
+ 2. Read the ten digits as a binary number A (0..959).
+ 3. A / 4 = B remainder C. Light-squared bishop on the (C+1)-th of b1 d1 f1 h1.
+ 4. B / 4 = D remainder E. Dark-squared bishop on the (E+1)-th of a1 c1 e1 g1.
+ 5. D / 6 = F remainder G. Queen on the (G+1)-th empty square.
+ 6. F (0-9) places the knights on the empty squares:
+      0 NN---  1 N-N--  2 N--N-  3 N---N  4 -NN--
+      5 -N-N-  6 -N--N  7 --NN-  8 --N-N  9 ---NN
+ 7. King on the 2nd empty square, rooks on the other two.
+Black mirrors White. A is the Scharnagl number of the position.
+
+Every position equally likely; 32/3 flips on average (10 per attempt,
+16/15 attempts). Type the flips as H/T (or 1/0), e.g. HHTTTTHTTH.
+";
+
+/// Decode a number 0..959 into a back rank by the seed's divisions.
+///
+/// # Panics
+/// If `a >= 960`.
+pub fn decode(a: u32) -> BackRank {
+    assert!(a < 960, "only 0..959 decode");
+    let (b, c) = (a / 4, a % 4);
+    let (d, e) = (b / 4, b % 4);
+    let (f, g) = (d / 6, d % 6);
+    let mut p = Partial::default()
+        .with(2 * c as usize + 1, Role::Bishop)
+        .with(2 * e as usize, Role::Bishop);
+    let q = p.vacant()[g as usize];
+    p = p.with(q, Role::Queen);
+    let mut k = 0;
+    'outer: for i in 0..5 {
+        for j in i + 1..5 {
+            if k == f {
+                let v = p.vacant();
+                p = p.with(v[i], Role::Knight).with(v[j], Role::Knight);
+                break 'outer;
+            }
+            k += 1;
+        }
+    }
+    p.with_rook_king_rook()
+        .back_rank()
+        .expect("every A < 960 decodes to a legal rank")
+}
+
+fn value(flips: &[bool]) -> u32 {
+    flips.iter().fold(0, |acc, &h| acc * 2 + u32::from(h))
+}
+
+impl Procedure for TenFlips {
+    type State = State;
+
+    fn initial(&self) -> State {
+        State::default()
+    }
+
+    fn status(&self, s: &State) -> Status {
+        if s.flips.len() == 10 {
+            return Status::Done(decode(value(&s.flips)));
+        }
+        let n = s.flips.len() + 1;
+        let void = s.flips.len() >= 4 && s.flips[..4].iter().all(|&h| h);
+        Status::Need(Request {
+            action: format!("flip the coin (flip {n} of 10)"),
+            decides: if void {
+                "nothing: the first four were heads, this attempt will be discarded".into()
+            } else {
+                format!("binary digit worth {} (heads = 1)", 1u32 << (10 - n))
+            },
+        })
+    }
+
+    fn outcomes(&self, s: &State) -> Vec<(Outcome, u64)> {
+        if s.flips.len() == 10 {
+            Vec::new()
+        } else {
+            vec![
+                (Outcome::Coins(vec![true]), 1),
+                (Outcome::Coins(vec![false]), 1),
+            ]
+        }
+    }
+
+    fn split(&self, token: &str) -> Vec<String> {
+        let t = token.trim();
+        if t.len() > 1 && t.chars().all(|c| "HTht01".contains(c)) {
+            t.chars().map(|c| c.to_string()).collect()
+        } else {
+            vec![t.to_string()]
+        }
+    }
+
+    fn parse(&self, _s: &State, token: &str) -> Result<Outcome, String> {
+        match token.trim().to_ascii_uppercase().as_str() {
+            "H" | "1" => Ok(Outcome::Coins(vec![true])),
+            "T" | "0" => Ok(Outcome::Coins(vec![false])),
+            _ => Err("expected a flip: H or T (1 or 0)".into()),
+        }
+    }
+
+    fn apply(&self, s: &State, o: &Outcome) -> Result<Effect<State>, String> {
+        let Outcome::Coins(c) = o else {
+            return Err("expected a flip".into());
+        };
+        let [heads] = c.as_slice() else {
+            return Err("one coin per flip".into());
+        };
+        if s.flips.len() == 10 {
+            return Err("the position is already complete".into());
+        }
+        let mut next = s.clone();
+        next.flips.push(*heads);
+        let n = next.flips.len();
+        if n == 10 {
+            if next.flips[..4].iter().all(|&h| h) {
+                return Ok(Effect::Restart(
+                    "the first four flips were heads (A >= 960): start over with ten new flips"
+                        .into(),
+                ));
+            }
+            let a = value(&next.flips);
+            let (b, c) = (a / 4, a % 4);
+            let (d, e) = (b / 4, b % 4);
+            let (f, g) = (d / 6, d % 6);
+            let note = format!(
+                "A = {a}: light bishop on {} (C = {c}), dark bishop on {} (E = {e}), queen on the {} empty square (G = {g}), knights by F = {f}",
+                square_name(2 * c as usize + 1),
+                square_name(2 * e as usize),
+                ordinal(g as usize + 1)
+            );
+            return Ok(Effect::Next(next, note));
+        }
+        let note = if n >= 4 && next.flips[..4].iter().all(|&h| h) {
+            "first four heads: this attempt is void".to_string()
+        } else {
+            format!("digit {} = {}", n, u32::from(*heads))
+        };
+        Ok(Effect::Next(next, note))
+    }
+}

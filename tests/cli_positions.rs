@@ -1,0 +1,402 @@
+//! The command-line contract of `fen`, `idn`, `show`, `random` and
+//! `openings`, driven through the real binary: outputs, exit status (0 ok,
+//! 2 bad input), exactly one line on stderr for errors, no panic on a
+//! closed pipe.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+
+use chess960::notation;
+use chess960::startpos;
+
+const BIN: &str = env!("CARGO_BIN_EXE_chess960");
+const TSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess960_startpos.tsv");
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn run(args: &[&str]) -> Run {
+    let o = Command::new(BIN).args(args).output().expect("run chess960");
+    Run {
+        code: o.status.code().expect("exited normally"),
+        out: String::from_utf8(o.stdout).expect("utf-8 stdout"),
+        err: String::from_utf8(o.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// Run and expect success with an empty stderr; return stdout.
+fn ok(args: &[&str]) -> String {
+    let r = run(args);
+    assert_eq!(r.code, 0, "{args:?}: stderr {}", r.err);
+    assert_eq!(r.err, "", "{args:?}");
+    r.out
+}
+
+/// Run and expect status 2, nothing on stdout and one stderr line; return it.
+fn bad(args: &[&str]) -> String {
+    let r = run(args);
+    assert_eq!(r.code, 2, "{args:?}: stdout {} stderr {}", r.out, r.err);
+    assert_eq!(r.out, "", "{args:?}");
+    assert!(
+        r.err.ends_with('\n') && r.err.lines().count() == 1,
+        "{args:?}: stderr is not one line: {:?}",
+        r.err
+    );
+    assert!(!r.err.contains("panicked"), "{}", r.err);
+    r.err
+}
+
+/// The Shredder-FEN column of the reference table, by Scharnagl number.
+fn table_fens() -> Vec<String> {
+    let text = std::fs::read_to_string(TSV).expect("table");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("sp\t"))
+        .map(|l| l.split('\t').nth(1).expect("fen column").to_owned())
+        .collect()
+}
+
+fn first_four(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn fen_prints_one_line() {
+    assert_eq!(
+        ok(&["fen", "518"]),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+    );
+    assert_eq!(
+        ok(&["fen", "0", "--shredder"]),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n"
+    );
+    assert_eq!(
+        ok(&["fen", "--shredder", "959"]),
+        "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1\n"
+    );
+}
+
+#[test]
+fn fen_refuses_bad_numbers_with_the_range() {
+    for n in ["960", "-1", "abc", "1e3", "", "99999999999999999999999"] {
+        let err = bad(&["fen", n]);
+        assert!(err.contains("0..959"), "{n}: {err}");
+    }
+}
+
+#[test]
+fn idn_reads_back_ranks_and_fens() {
+    assert_eq!(ok(&["idn", "RNBQKBNR"]), "518\n");
+    assert_eq!(ok(&["idn", "bbqnnrkr"]), "0\n");
+    assert_eq!(
+        ok(&[
+            "idn",
+            "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1"
+        ]),
+        "959\n"
+    );
+    // Unquoted: the words are joined with spaces.
+    let words: Vec<&str> = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        .split(' ')
+        .collect();
+    let mut args = vec!["idn"];
+    args.extend(&words);
+    assert_eq!(ok(&args), "518\n");
+    // Four fields, X-FEN.
+    assert_eq!(
+        ok(&[
+            "idn",
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR",
+            "w",
+            "KQkq",
+            "-"
+        ]),
+        "0\n"
+    );
+}
+
+#[test]
+fn idn_round_trips_fen_for_a_sample() {
+    for n in [0u32, 1, 17, 95, 96, 300, 518, 700, 958, 959] {
+        let fen = ok(&["fen", &n.to_string(), "--shredder"]);
+        assert_eq!(ok(&["idn", fen.trim()]), format!("{n}\n"));
+    }
+}
+
+#[test]
+fn idn_refuses_with_the_reason() {
+    let cases: [(&[&str], &str); 8] = [
+        (&["idn", "RBQBKNNR"], "bishops"),
+        (&["idn", "KRBQRBNN"], "between the two rooks"),
+        (&["idn", "RNBQKBN"], "8"),
+        (&["idn", "RNBQKBNN"], "wrong pieces"),
+        (
+            &[
+                "idn",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            ],
+            "black to move",
+        ),
+        (
+            &[
+                "idn",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+            ],
+            "castling rights missing",
+        ),
+        (
+            &[
+                "idn",
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+            ],
+            "pawns",
+        ),
+        (
+            &[
+                "idn",
+                "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ],
+            "mirror",
+        ),
+    ];
+    for (args, needle) in cases {
+        let err = bad(args);
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn idn_without_position_is_one_line_usage_error() {
+    bad(&["idn"]);
+}
+
+#[test]
+fn show_accepts_number_back_rank_and_fen() {
+    let by_number = ok(&["show", "518"]);
+    assert!(by_number.contains("1 | R N B Q K B N R |"));
+    assert!(by_number.contains("8 | r n b q k b n r |"));
+    assert!(by_number.contains("Number:       518\n"));
+    assert!(by_number.contains("Back rank:    RNBQKBNR\n"));
+    assert!(by_number
+        .contains("X-FEN:        rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"));
+    assert!(by_number
+        .contains("Shredder-FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\n"));
+    assert_eq!(ok(&["show", "RNBQKBNR"]), by_number);
+    assert_eq!(
+        ok(&[
+            "show",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+            "w",
+            "HAha",
+            "-"
+        ]),
+        by_number
+    );
+    assert!(ok(&["show", "0"]).contains("Back rank:    BBQNNRKR\n"));
+}
+
+#[test]
+fn show_refuses_bad_input() {
+    assert!(bad(&["show", "960"]).contains("0..959"));
+    assert!(bad(&["show", "RNBQRBNK"]).contains("between the two rooks"));
+}
+
+/// Parse `N FEN` lines and check each FEN is start N.
+fn check_random_lines(out: &str, shredder: bool) -> Vec<u32> {
+    out.lines()
+        .map(|line| {
+            let (n, fen) = line.split_once(' ').expect("N FEN");
+            let n: u32 = n.parse().expect("number");
+            let want = if shredder {
+                startpos::shredder_fen(n)
+            } else {
+                startpos::xfen(n)
+            };
+            assert_eq!(fen, want.expect("in range"), "{line}");
+            n
+        })
+        .collect()
+}
+
+#[test]
+fn random_is_reproducible_with_a_seed() {
+    let a = ok(&["random", "--count", "20", "--seed", "42"]);
+    assert_eq!(a.lines().count(), 20);
+    let nums = check_random_lines(&a, false);
+    assert_eq!(ok(&["random", "--count", "20", "--seed", "42"]), a);
+    // A shorter run with the same seed is a prefix.
+    let first = ok(&["random", "--seed", "42"]);
+    assert_eq!(first.lines().count(), 1);
+    assert!(a.starts_with(&first));
+    // Another seed gives another sequence.
+    let b = ok(&["random", "--count", "20", "--seed", "43"]);
+    assert_ne!(check_random_lines(&b, false), nums);
+    let s = ok(&["random", "--count", "5", "--seed", "42", "--shredder"]);
+    assert_eq!(check_random_lines(&s, true), nums[..5]);
+}
+
+#[test]
+fn random_without_seed_works() {
+    let out = ok(&["random", "--count", "3"]);
+    assert_eq!(check_random_lines(&out, false).len(), 3);
+}
+
+#[test]
+fn random_refuses_bad_counts() {
+    assert!(bad(&["random", "--count", "0"]).contains("--count"));
+    bad(&["random", "--count", "abc"]);
+    bad(&["random", "--count", "-3"]);
+    bad(&["random", "--seed", "x"]);
+}
+
+#[test]
+fn openings_all_epd_matches_the_table() {
+    let table = table_fens();
+    let shredder = ok(&["openings", "--all", "--shredder"]);
+    let xfen = ok(&["openings", "--all", "--format", "epd"]);
+    assert_eq!(shredder.lines().count(), 960);
+    assert_eq!(xfen.lines().count(), 960);
+    for (n, ((s, x), fen)) in shredder.lines().zip(xfen.lines()).zip(&table).enumerate() {
+        let id = format!(" id \"chess960 #{n}\";");
+        assert_eq!(s, format!("{}{id}", first_four(fen)), "Shredder line {n}");
+        let pos = notation::parse_fen(fen).expect("table FEN");
+        assert_eq!(
+            x,
+            format!("{}{id}", first_four(&notation::xfen(&pos))),
+            "X-FEN line {n}"
+        );
+    }
+}
+
+#[test]
+fn openings_count_is_distinct_random_and_reproducible() {
+    let out = ok(&["openings", "--count", "960", "--seed", "9"]);
+    let ids: Vec<u32> = out
+        .lines()
+        .map(|l| {
+            let n = l
+                .rsplit('#')
+                .next()
+                .and_then(|t| t.strip_suffix("\";"))
+                .expect("id")
+                .parse()
+                .expect("number");
+            assert_eq!(
+                l,
+                chess960::openings::epd_line(n, Default::default()).unwrap()
+            );
+            n
+        })
+        .collect();
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..960).collect::<Vec<_>>(), "not a permutation");
+    assert_ne!(ids, sorted, "random order expected");
+    assert_eq!(ok(&["openings", "--count", "960", "--seed", "9"]), out);
+    let few = ok(&["openings", "--count", "5", "--seed", "9"]);
+    assert_eq!(
+        few.lines().collect::<Vec<_>>(),
+        out.lines().take(5).collect::<Vec<_>>()
+    );
+    // More than 960: every start, then a new permutation.
+    let many = ok(&["openings", "--count", "1000", "--seed", "1"]);
+    let firsts: std::collections::HashSet<&str> = many.lines().take(960).collect();
+    assert_eq!(firsts.len(), 960);
+    assert_eq!(many.lines().count(), 1000);
+}
+
+#[test]
+fn openings_pgn_has_one_game_per_start() {
+    let out = ok(&["openings", "--all", "--format", "pgn", "--shredder"]);
+    let table = table_fens();
+    let games: Vec<&str> = out.split_terminator("\n\n*\n\n").collect();
+    assert_eq!(games.len(), 960);
+    assert!(out.ends_with("\n\n*\n\n"));
+    for (n, game) in games.iter().enumerate() {
+        let tags: Vec<&str> = game.lines().collect();
+        let names: Vec<&str> = tags
+            .iter()
+            .map(|t| t.trim_start_matches('[').split(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant", "SetUp",
+                "FEN"
+            ]
+        );
+        assert_eq!(tags[3], format!("[Round \"{}\"]", n + 1));
+        assert_eq!(tags[6], "[Result \"*\"]");
+        assert_eq!(tags[7], "[Variant \"fischerandom\"]");
+        assert_eq!(tags[8], "[SetUp \"1\"]");
+        assert_eq!(tags[9], format!("[FEN \"{}\"]", table[n]));
+    }
+}
+
+#[test]
+fn openings_writes_a_file() {
+    let dir = std::env::temp_dir().join(format!("chess960-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("book.pgn");
+    let p = path.to_str().unwrap();
+    let out = ok(&[
+        "openings", "--count", "3", "--seed", "5", "--format", "pgn", "-o", p,
+    ]);
+    assert_eq!(out, "");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("[Variant \"fischerandom\"]").count(), 3);
+    assert_eq!(
+        text,
+        ok(&["openings", "--count", "3", "--seed", "5", "--format", "pgn"])
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    let missing = dir.join("no/such/dir/book.epd");
+    let err = bad(&["openings", "--all", "-o", missing.to_str().unwrap()]);
+    assert!(err.contains("cannot create"), "{err}");
+}
+
+#[test]
+fn openings_refuses_bad_arguments() {
+    bad(&["openings"]);
+    bad(&["openings", "--all", "--count", "3"]);
+    bad(&["openings", "--all", "--seed", "3"]);
+    bad(&["openings", "--count", "0"]);
+    bad(&["openings", "--all", "--format", "json"]);
+}
+
+/// Read a little of the output, close the pipe and check the program ends
+/// without a panic or an error message.
+fn survives_closed_pipe(args: &[&str]) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(!line.is_empty());
+    drop(reader);
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(err, "", "{args:?}");
+    assert!(status.success(), "{args:?}: {status}");
+}
+
+#[test]
+fn closed_pipe_does_not_panic() {
+    survives_closed_pipe(&["random", "--count", "1000000", "--seed", "1"]);
+    survives_closed_pipe(&["openings", "--count", "1000000", "--seed", "1"]);
+    survives_closed_pipe(&["openings", "--all", "--format", "pgn"]);
+}

@@ -1,0 +1,222 @@
+//! `chess960 roll` and `chess960 analyze` as a club organiser uses them.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chess960"))
+        .args(args)
+        .output()
+        .expect("run chess960")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout(args)).expect("one JSON object")
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?} should fail with status 2"
+    );
+    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one stderr line: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    err
+}
+
+const METHODS: [&str; 12] = [
+    "bodlaender-die",
+    "rovida-die",
+    "northam-coins",
+    "three-coins",
+    "coffin-bag",
+    "circle",
+    "numbered-cards",
+    "playing-cards",
+    "platonic-dice",
+    "ten-flips",
+    "boulina",
+    "placement",
+];
+
+#[test]
+fn replayed_die_rolls_give_the_standard_position_in_every_scheme() {
+    let out = stdout(&["roll", "bodlaender-die", "2", "3", "3", "2", "3"]);
+    assert!(out.contains("position: RNBQKBNR"), "{out}");
+    assert!(out.contains("scharnagl    518"), "{out}");
+    assert!(out.contains("scharnagl-1  518"), "{out}");
+    assert!(out.contains("fritz        359"), "{out}");
+    assert!(
+        out.contains("fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        "{out}"
+    );
+    assert!(out.contains("1 | R N B Q K B N R |"), "{out}");
+}
+
+#[test]
+fn json_complete_and_incomplete() {
+    let v = json(&["roll", "ten-flips", "HHTTTTHTTH", "--json"]);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["scharnagl"], 777);
+    assert_eq!(
+        v["fen"],
+        "qrkbbnrn/pppppppp/8/8/8/8/PPPPPPPP/QRKBBNRN w KQkq - 0 1"
+    );
+    assert_eq!(v["numbers"]["scharnagl-1"], 777);
+    assert!(v.get("next").is_none());
+
+    let v = json(&["roll", "bodlaender-die", "2", "3", "--json"]);
+    assert_eq!(v["complete"], false);
+    assert!(v.get("scharnagl").is_none());
+    assert!(v["next"]["action"]
+        .as_str()
+        .unwrap()
+        .contains("roll the die"));
+    assert!(v["next"]["decides"].as_str().unwrap().starts_with("queen"));
+}
+
+#[test]
+fn rerolls_and_restarts_are_reported() {
+    let out = stdout(&["roll", "bodlaender-die", "6"]);
+    assert!(out.contains("ROLL AGAIN"), "{out}");
+    assert!(out.contains("next: roll the die"), "{out}");
+    let out = stdout(&["roll", "circle", "BRBNKQNR"]);
+    assert!(out.contains("START OVER"), "{out}");
+    let v = json(&["roll", "ten-flips", "HHHHTTTTTT", "--json"]);
+    assert_eq!(v["events"][9]["effect"], "start over");
+    assert_eq!(v["complete"], false);
+}
+
+#[test]
+fn placement_by_the_players() {
+    let v = json(&[
+        "roll",
+        "placement",
+        "B@c1",
+        "N@b1",
+        "Q@d1",
+        "B@f1",
+        "N@g1",
+        "--json",
+    ]);
+    assert_eq!(v["scharnagl"], 518);
+    let out = stdout(&["roll", "placement"]);
+    assert!(out.contains("placement (simulated)"), "{out}");
+    let v = json(&["roll", "placement", "Q@d1", "--json"]);
+    assert!(v["next"]["action"].as_str().unwrap().starts_with("White"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let e = fails(&["roll", "no-such-method"]);
+    assert!(e.contains("valid methods are bodlaender-die"), "{e}");
+    let e = fails(&["roll", "bodlaender-die", "7"]);
+    assert!(e.contains("outcome 1 '7'"), "{e}");
+    fails(&["roll", "bodlaender-die", "1", "1", "1", "1", "1", "1"]);
+    fails(&["roll", "placement", "B@c1", "B@e1"]);
+    fails(&["roll", "boulina", "5", "5"]);
+    fails(&["roll", "coffin-bag", "RRR"]);
+    fails(&["analyze", "no-such-method"]);
+    fails(&["analyze", "all", "--plot", "x.svg"]);
+}
+
+#[test]
+fn simulation_is_reproducible_and_replays() {
+    for m in METHODS {
+        let a = json(&["roll", m, "--seed", "42", "--json"]);
+        let b = json(&["roll", m, "--seed", "42", "--json"]);
+        assert_eq!(a, b, "{m}");
+        assert_eq!(a["complete"], true, "{m}");
+        let outcomes: Vec<String> = a["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap().to_string())
+            .collect();
+        let mut args = vec!["roll", m];
+        args.extend(outcomes.iter().map(String::as_str));
+        args.push("--json");
+        let replayed = json(&args);
+        assert_eq!(replayed["scharnagl"], a["scharnagl"], "{m}");
+    }
+}
+
+#[test]
+fn explain_prints_a_card_for_every_method() {
+    for m in METHODS {
+        let card = stdout(&["roll", m, "--explain"]);
+        assert!(card.lines().count() >= 8, "{m}: {card}");
+    }
+    let card = stdout(&["roll", "bodlaender-die", "--explain"]);
+    assert!(card.contains("6.7 rolls on average"));
+}
+
+#[test]
+fn analyze_json_fields() {
+    let v = json(&["analyze", "three-coins", "--json"]);
+    assert_eq!(v["method"], "three-coins");
+    assert_eq!(v["uniform"], true);
+    assert_eq!(v["min_probability"], "1/960");
+    assert_eq!(v["max_probability"], "1/960");
+    assert_eq!(v["ratio"], 1.0);
+    assert_eq!(v["expected_draws_exact"], "89/15");
+    assert!((v["expected_draws"].as_f64().unwrap() - 89.0 / 15.0).abs() < 1e-12);
+    let positions = v["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 960);
+    assert_eq!(positions[518]["back_rank"], "RNBQKBNR");
+    assert_eq!(positions[518]["probability"], "1/960");
+
+    let v = json(&["analyze", "coffin-bag", "--json"]);
+    assert_eq!(v["uniform"], false);
+    assert_eq!(v["min_probability"], "1/1680");
+    assert_eq!(v["max_probability"], "1/840");
+    assert_eq!(v["ratio_exact"], "2/1");
+    assert_eq!(v["favoured"].as_array().unwrap().len(), 720);
+}
+
+#[test]
+fn analyze_text_and_plot() {
+    let dir = std::env::temp_dir().join(format!("chess960-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("northam.svg");
+    let out = stdout(&["analyze", "northam-coins", "--plot", file.to_str().unwrap()]);
+    assert!(out.contains("uniform: no"), "{out}");
+    assert!(out.contains("max/min ratio: 3/2 = 1.5000"), "{out}");
+    assert!(out.contains("expected tosses: 6\n"), "{out}");
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("uniform 1/960"));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let e = fails(&["analyze", "circle", "--plot", "/nonexistent-dir/x.svg"]);
+    assert!(e.contains("cannot write"), "{e}");
+}
+
+#[test]
+fn analyze_all_table() {
+    let out = stdout(&["analyze", "all"]);
+    for m in METHODS {
+        assert!(out.contains(&format!("| {m} |")), "{m}: {out}");
+    }
+    assert!(
+        out.contains("| bodlaender-die | yes | 67/10 = 6.7000 die rolls | 1 |"),
+        "{out}"
+    );
+    assert!(out.contains("| coffin-bag | no | 8 draws | 2 |"), "{out}");
+    assert!(out.contains("| numbered-cards | yes |"), "{out}");
+}

@@ -1,0 +1,344 @@
+//! Perft against the independent reference data in `perft/` (see its
+//! README for provenance), through the library and through the real binary.
+//!
+//! Budget: these run in `cargo test --release`; node caps keep the whole
+//! file to a few seconds of CPU on two cores.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+use chess960::perft::runner::{self, Job};
+use chess960::perft::suite::{self, SuiteEntry};
+use chess960::perft::{Perft, PerftConfig};
+use chess960::startpos;
+
+/// Sum of depth 4 over the 960 start positions, as stated in perft/README.md.
+const STARTPOS_D4_TOTAL: u64 = 181_106_056;
+/// Middle-game suite: count each position at every depth whose reference
+/// count is at most this (depth 4 for most, 3 for the bushiest).
+const MIDGAME_CAP: u64 = 1_000_000;
+/// Castling list (23 positions): a larger cap, these are the tricky ones.
+const CASTLING_CAP: u64 = 10_000_000;
+
+fn data(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("perft")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn all_cores() -> Perft {
+    Perft::new(&PerftConfig::default())
+}
+
+/// Jobs for every expected depth of every entry that is within `cap`.
+fn jobs_up_to(entries: &[SuiteEntry], cap: u64) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for e in entries {
+        for (&depth, &nodes) in &e.expected {
+            if nodes <= cap {
+                jobs.push(Job::from_entry(e, depth, None));
+            }
+        }
+    }
+    jobs
+}
+
+/// Run the jobs and list every mismatch as `id depth expected got`.
+fn mismatches(engine: &Perft, jobs: &[Job]) -> Vec<String> {
+    let never = AtomicBool::new(false);
+    let (results, _) = runner::run(engine, jobs, &never, |_, _| {}).expect("not stopped");
+    jobs.iter()
+        .zip(&results)
+        .filter(|(_, r)| r.matches() != Some(true))
+        .map(|(j, r)| {
+            format!(
+                "{} d{} expected {:?} got {}",
+                j.id, j.depth, j.expected, r.nodes
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn startpos_table_names_our_numbering() {
+    let table = suite::parse(&data("chess960_startpos.tsv")).expect("table parses");
+    assert_eq!(table.len(), 960);
+    for e in &table {
+        let n: u32 = e.id.parse().expect("sp column is a number");
+        let ours = startpos::position(n).expect("0..959");
+        assert!(ours == e.position, "start {n}: table has {}", e.fen);
+    }
+}
+
+#[test]
+fn all_960_starts_to_depth_4() {
+    let table = suite::parse(&data("chess960_startpos.tsv")).expect("table parses");
+    // Positions from our numbering, expectations from the independent table.
+    let entries: Vec<SuiteEntry> = table
+        .iter()
+        .map(|e| SuiteEntry {
+            position: startpos::position(e.id.parse().expect("number")).expect("0..959"),
+            ..e.clone()
+        })
+        .collect();
+    let jobs = jobs_up_to(&entries, u64::MAX);
+    let jobs: Vec<Job> = jobs.into_iter().filter(|j| j.depth <= 4).collect();
+    assert_eq!(jobs.len(), 960 * 4);
+    let engine = all_cores();
+    assert_eq!(mismatches(&engine, &jobs), Vec::<String>::new());
+
+    let d4: Vec<Job> = jobs.into_iter().filter(|j| j.depth == 4).collect();
+    let never = AtomicBool::new(false);
+    let (_, summary) = runner::run(&engine, &d4, &never, |_, _| {}).expect("not stopped");
+    assert_eq!(summary.nodes, STARTPOS_D4_TOTAL);
+    assert_eq!(summary.mismatches, 0);
+}
+
+#[test]
+fn midgame_960_up_to_node_cap() {
+    let entries = suite::parse(&data("chess960_midgame.perft")).expect("suite parses");
+    assert_eq!(entries.len(), 960);
+    let jobs = jobs_up_to(&entries, MIDGAME_CAP);
+    // Every position is checked at least to depth 3.
+    let mut deepest: BTreeMap<&str, u32> = BTreeMap::new();
+    for j in &jobs {
+        let d = deepest.entry(j.id.as_str()).or_default();
+        *d = (*d).max(j.depth);
+    }
+    assert_eq!(deepest.len(), 960);
+    assert!(deepest.values().all(|&d| d >= 3));
+    assert_eq!(mismatches(&all_cores(), &jobs), Vec::<String>::new());
+}
+
+#[test]
+fn castling_list_up_to_node_cap() {
+    let entries = suite::parse(&data("chess960_castling.perft")).expect("suite parses");
+    assert_eq!(entries.len(), 23);
+    let jobs = jobs_up_to(&entries, CASTLING_CAP);
+    assert!(jobs.len() >= 23 * 4);
+    assert_eq!(mismatches(&all_cores(), &jobs), Vec::<String>::new());
+}
+
+#[test]
+fn one_thread_agrees_with_the_reference_too() {
+    let entries = suite::parse(&data("chess960_castling.perft")).expect("suite parses");
+    let jobs = jobs_up_to(&entries, 1_000_000);
+    let engine = Perft::new(&PerftConfig {
+        threads: 1,
+        hash_mb: 0,
+    });
+    assert_eq!(engine.threads(), 1);
+    assert_eq!(mismatches(&engine, &jobs), Vec::<String>::new());
+}
+
+// ---- the real binary ----
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chess960"))
+}
+
+fn temp_file(name: &str, content: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("chess960-{}-{name}", std::process::id()));
+    std::fs::write(&path, content).expect("write temp file");
+    path
+}
+
+fn stdout_lines(out: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The first block of the castling list, with one count altered.
+fn first_castling_block(alter: bool) -> String {
+    let entries = suite::parse(&data("chess960_castling.perft")).expect("suite parses");
+    let e = &entries[1];
+    let mut text = format!("id {}\nepd {}\n", e.id, e.fen);
+    for (&d, &n) in e.expected.range(1..=3) {
+        let n = if alter && d == 3 { n + 1 } else { n };
+        text.push_str(&format!("perft {d} {n}\n"));
+    }
+    text
+}
+
+#[test]
+fn cli_wrong_expectation_exits_1() {
+    let path = temp_file("wrong.perft", &first_castling_block(true));
+    let out = bin()
+        .args(["perft", "3", "--epd"])
+        .arg(&path)
+        .output()
+        .expect("run binary");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains(" MISMATCH "), "{lines:?}");
+    assert!(lines[1].contains("mismatches 1"), "{lines:?}");
+}
+
+#[test]
+fn cli_json_report() {
+    let path = temp_file("json.perft", &first_castling_block(true));
+    let out = bin()
+        .args(["perft", "3", "--json", "--epd"])
+        .arg(&path)
+        .output()
+        .expect("run binary");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(v["summary"]["positions"], 1);
+    assert_eq!(v["summary"]["mismatches"], 1);
+    assert_eq!(v["positions"][0]["status"], "mismatch".to_uppercase());
+    assert_eq!(
+        v["positions"][0]["expected"].as_u64(),
+        v["positions"][0]["nodes"].as_u64().map(|n| n + 1)
+    );
+}
+
+#[test]
+fn cli_right_expectation_exits_0() {
+    let path = temp_file("right.perft", &first_castling_block(false));
+    let out = bin()
+        .args(["perft", "3", "--threads", "1", "--epd"])
+        .arg(&path)
+        .output()
+        .expect("run binary");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = stdout_lines(&out);
+    assert!(lines[0].contains(" ok "), "{lines:?}");
+    assert!(
+        lines[1].starts_with("positions 1 checked 1 mismatches 0"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn cli_all_at_depth_3_prints_960_lines_in_order() {
+    let table = suite::parse(&data("chess960_startpos.tsv")).expect("table parses");
+    let total: u64 = table.iter().map(|e| e.expected[&3]).sum();
+    let out = bin()
+        .args(["perft", "3", "--all"])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 961);
+    for (n, line) in lines[..960].iter().enumerate() {
+        assert!(line.starts_with(&format!("{n} depth 3 nodes ")), "{line}");
+        assert!(line.contains(" ok "), "{line}");
+    }
+    assert!(
+        lines[960].contains(&format!("nodes {total} ")),
+        "{}",
+        lines[960]
+    );
+}
+
+#[test]
+fn cli_divide_format() {
+    // Castling list sf-960-1 is RNBQKBNR with all rights (Shredder-FEN AHah).
+    let entries = suite::parse(&data("chess960_castling.perft")).expect("suite parses");
+    let e = entries.iter().find(|e| e.id == "sf-960-1").expect("entry");
+    let out = bin()
+        .args(["perft", "3", "--divide", "--fen", &e.fen])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = stdout_lines(&out);
+    let (last, moves) = lines.split_last().expect("output");
+    assert_eq!(last, &format!("Nodes searched: {}", e.expected[&3]));
+    assert_eq!(moves.len() as u64, e.expected[&1]);
+    let mut sorted = moves.to_vec();
+    sorted.sort();
+    assert_eq!(moves, &sorted[..]);
+    let sum: u64 = moves
+        .iter()
+        .map(|l| {
+            l.split_once(": ")
+                .expect("move: count")
+                .1
+                .parse::<u64>()
+                .expect("count")
+        })
+        .sum();
+    assert_eq!(sum, e.expected[&3]);
+
+    // Castling is written king-takes-rook: both castlings are legal here.
+    let out = bin()
+        .args([
+            "perft",
+            "1",
+            "--divide",
+            "--fen",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        ])
+        .output()
+        .expect("run binary");
+    let lines = stdout_lines(&out);
+    assert!(lines.contains(&"e1h1: 1".to_owned()), "{lines:?}");
+    assert!(lines.contains(&"e1a1: 1".to_owned()), "{lines:?}");
+    assert!(!lines
+        .iter()
+        .any(|l| l.starts_with("e1g1") || l.starts_with("e1c1")));
+}
+
+#[test]
+fn cli_bad_input_is_one_stderr_line_and_status_2() {
+    let missing = temp_file("gone.perft", "");
+    let _ = std::fs::remove_file(&missing);
+    let bad_suite = temp_file("bad.perft", "epd not a fen\n");
+    let cases: Vec<Vec<String>> = vec![
+        vec!["perft".into(), "3".into()],
+        vec!["perft".into(), "0".into(), "--idn".into(), "1".into()],
+        vec!["perft".into(), "3".into(), "--idn".into(), "960".into()],
+        vec!["perft".into(), "3".into(), "--idn".into(), "x".into()],
+        vec![
+            "perft".into(),
+            "3".into(),
+            "--fen".into(),
+            "8/8/8/8 w - -".into(),
+        ],
+        vec![
+            "perft".into(),
+            "3".into(),
+            "--all".into(),
+            "--divide".into(),
+        ],
+        vec![
+            "perft".into(),
+            "3".into(),
+            "--idn".into(),
+            "1".into(),
+            "--threads".into(),
+            "0".into(),
+        ],
+        vec![
+            "perft".into(),
+            "3".into(),
+            "--epd".into(),
+            missing.display().to_string(),
+        ],
+        vec![
+            "perft".into(),
+            "3".into(),
+            "--epd".into(),
+            bad_suite.display().to_string(),
+        ],
+    ];
+    for args in cases {
+        let out = bin().args(&args).output().expect("run binary");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let _ = std::fs::remove_file(&bad_suite);
+}
