@@ -589,8 +589,14 @@ fn long_perft_answers_isready_and_stops() {
     let t = Instant::now();
     e.sync();
     assert!(t.elapsed() < Duration::from_secs(2));
+    let t = Instant::now();
     e.send("stop");
     let out = e.sync();
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "stop took {:?}",
+        t.elapsed()
+    );
     assert!(
         !out.iter().any(|l| l.starts_with("Nodes searched")),
         "{out:?}"

@@ -10,7 +10,6 @@ pub mod options;
 pub mod output;
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rand::SeedableRng;
@@ -297,7 +296,7 @@ impl Session {
         // the lines are written only once it is complete, so `stop` leaves
         // no partial divide on stdout.
         self.engine.spawn_job(
-            move |stop| stoppable_divide(&pos, depth, stop),
+            move |stop| perft::divide(&pos, depth, stop),
             move |counts| {
                 let Some(counts) = counts else {
                     out.send("info string perft stopped");
@@ -345,44 +344,6 @@ impl Session {
         let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
         self.out.send(&format!("Checkers: {}", checkers.join(" ")));
     }
-}
-
-/// Subtrees up to this depth are counted by [`perft::perft`] in one call;
-/// deeper ones are split so that `stop` is seen between chunks. A depth-3
-/// subtree is a few thousand leaves in real games and at most a few
-/// million in the busiest legal positions (about 200 moves per ply), so
-/// `stop` and `quit` stay prompt; a depth-8 subtree would take hours.
-const PERFT_CHUNK_DEPTH: u32 = 3;
-
-/// `go perft`'s divide: leaves per root move, or `None` once `stop` is
-/// raised. Depth 0 has no root moves.
-fn stoppable_divide(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
-    if depth == 0 {
-        return Some(Vec::new());
-    }
-    let mut out = Vec::new();
-    for m in pos.legal_moves() {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        out.push((m, stoppable_perft(&child, depth - 1, stop)?));
-    }
-    Some(out)
-}
-
-fn stoppable_perft(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    if depth <= PERFT_CHUNK_DEPTH {
-        return Some(perft::perft(pos, depth));
-    }
-    let mut total = 0;
-    for m in pos.legal_moves() {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        total += stoppable_perft(&child, depth - 1, stop)?;
-    }
-    Some(total)
 }
 
 /// Longest message text sent in an `info string` about the input.

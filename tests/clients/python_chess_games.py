@@ -149,6 +149,8 @@ class RawEngine:
         self.send(f"setoption name UCI_Chess960 value {'true' if chess960 else 'false'}")
         if ponder:
             self.send("setoption name Ponder value true")
+        if MOVE_OVERHEAD_MS is not None:
+            self.send(f"setoption name Move Overhead value {MOVE_OVERHEAD_MS}")
         self.sync()
 
     def sync(self):
@@ -213,6 +215,7 @@ def two_square_text(board, move):
 
 
 TIME_MARGIN_MS = 0
+MOVE_OVERHEAD_MS = None  # None: the engine's default
 
 
 def over_time(left_ms, who, board):
@@ -404,6 +407,10 @@ def pychess_game(path, n, opponent, tc, max_plies, rng):
     try:
         engines[chess.WHITE] = chess.engine.SimpleEngine.popen_uci(path, timeout=10)
         engines[chess.BLACK] = chess.engine.SimpleEngine.popen_uci(path, timeout=10) if opponent == "engine" else None
+        if MOVE_OVERHEAD_MS is not None:
+            for e in engines.values():
+                if e:
+                    e.configure({"Move Overhead": MOVE_OVERHEAD_MS})
         game_id = object()
         while not game_over(board, max_plies):
             e = engines[board.turn]
@@ -491,9 +498,12 @@ def main():
     ap.add_argument("--max-plies", type=int, default=None, help="adjudicate a draw after this many plies")
     ap.add_argument("--time-margin", type=int, default=0,
                     help="ms a clock may go below zero before it counts as a forfeit (default 0: strict)")
+    ap.add_argument("--move-overhead", type=int, default=None,
+                    help="set the engine's Move Overhead option (ms); default: the engine's own default")
     args = ap.parse_args()
-    global TIME_MARGIN_MS
+    global TIME_MARGIN_MS, MOVE_OVERHEAD_MS
     TIME_MARGIN_MS = args.time_margin
+    MOVE_OVERHEAD_MS = args.move_overhead
 
     seed = args.seed if args.seed is not None else int(time.time())
     rng = random.Random(seed)
@@ -503,7 +513,8 @@ def main():
     max_plies = args.max_plies if args.max_plies is not None else (90 if args.quick else 300)
     path = os.path.abspath(args.engine)
     print(f"python-chess {chess.__version__}, engine {path}, seed {seed}, tc {args.tc}, "
-          f"{games} games per style, max plies {max_plies}, time margin {TIME_MARGIN_MS} ms", flush=True)
+          f"{games} games per style, max plies {max_plies}, time margin {TIME_MARGIN_MS} ms, "
+          f"Move Overhead {MOVE_OVERHEAD_MS if MOVE_OVERHEAD_MS is not None else 'default'}", flush=True)
 
     t0 = time.monotonic()
     xfen_checks(path, rng)
