@@ -41,9 +41,10 @@ const MIN_THINK_MS: u64 = 1;
 /// the GUI's clock and ours.
 pub fn allocate(clock: Clock, overhead_ms: u64) -> Budget {
     if let Some(mt) = clock.movetime {
-        let t = (mt.max(0) as u64)
-            .saturating_sub(overhead_ms)
-            .max(MIN_THINK_MS);
+        // Keep the overhead in reserve, but never more than half the move
+        // time: `go movetime 100` with a 100 ms overhead still searches.
+        let mt = mt.max(0) as u64;
+        let t = mt.saturating_sub(overhead_ms.min(mt / 2)).max(MIN_THINK_MS);
         let d = Duration::from_millis(t);
         return Budget {
             soft: Some(d),
@@ -127,6 +128,18 @@ mod tests {
         );
         assert_eq!(ms(b.soft), 970);
         assert_eq!(ms(b.hard), 970);
+    }
+
+    #[test]
+    fn short_movetime_keeps_half_for_the_search() {
+        let b = allocate(
+            Clock {
+                movetime: Some(100),
+                ..Clock::default()
+            },
+            100,
+        );
+        assert_eq!(ms(b.hard), 50);
     }
 
     #[test]
