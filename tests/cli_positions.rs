@@ -400,3 +400,26 @@ fn closed_pipe_does_not_panic() {
     survives_closed_pipe(&["openings", "--count", "1000000", "--seed", "1"]);
     survives_closed_pipe(&["openings", "--all", "--format", "pgn"]);
 }
+
+#[test]
+fn numbering_schemes_on_fen_idn_and_show() {
+    // Fritz 9 numbers the classical position 359 (seed 000); scharnagl-1 writes 0 as 960.
+    assert_eq!(
+        ok(&["fen", "--scheme", "fritz", "359"]).trim(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    assert_eq!(
+        ok(&["fen", "--scheme", "scharnagl-1", "960"]).trim(),
+        ok(&["fen", "0"]).trim()
+    );
+    assert_eq!(ok(&["idn", "--scheme", "fritz", "RNBQKBNR"]).trim(), "359");
+    assert!(bad(&["fen", "--scheme", "fritz", "0"]).contains("1..960"));
+    assert!(bad(&["idn", "--scheme", "nope", "RNBQKBNR"]).contains("nope"));
+    assert!(ok(&["show", "518"]).contains("scharnagl 518, scharnagl-1 518, fritz 359"));
+    let svg = std::env::temp_dir().join(format!("chess960-show-{}.svg", std::process::id()));
+    let svg_arg = svg.to_string_lossy().into_owned();
+    ok(&["show", "--svg", &svg_arg, "518"]);
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(text.starts_with("<svg"));
+    let _ = std::fs::remove_file(&svg);
+}

@@ -65,11 +65,17 @@ pub struct FenArgs {
     /// Write the castling field as Shredder-FEN (`HAha`) instead of X-FEN (`KQkq`).
     #[arg(long)]
     pub shredder: bool,
+    /// Numbering scheme of N: scharnagl (0..959), scharnagl-1 (1..960) or fritz (1..960).
+    #[arg(long, default_value = "scharnagl")]
+    pub scheme: String,
 }
 
-/// `chess960 idn POSITION`
+/// `chess960 idn [--scheme S] POSITION`
 #[derive(Debug, Args)]
 pub struct IdnArgs {
+    /// Numbering scheme to print: scharnagl, scharnagl-1 or fritz (give it before POSITION).
+    #[arg(long, default_value = "scharnagl")]
+    pub scheme: String,
     /// A FEN (4 or 6 fields; may be given unquoted) or an 8-letter back rank.
     #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
     pub position: Vec<String>,
@@ -78,6 +84,9 @@ pub struct IdnArgs {
 /// `chess960 show POSITION|N`
 #[derive(Debug, Args)]
 pub struct ShowArgs {
+    /// Also write the back rank as an SVG board diagram to this file (give it before POSITION).
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
     /// A Scharnagl number, a FEN or an 8-letter back rank.
     #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
     pub position: Vec<String>,

@@ -9,6 +9,8 @@ use std::process::ExitCode;
 
 use shakmaty::Position;
 
+use crate::numbering::{self, BackRank, Scheme};
+
 use super::{CliError, FenArgs, IdnArgs, OpeningsArgs, OpeningsFormat, RandomArgs, ShowArgs};
 use crate::openings::{self, Format, OpeningsError};
 use crate::startpos::{self, CastlingNotation, StartError};
@@ -41,9 +43,24 @@ fn check_count(count: u64) -> Result<(), CliError> {
     Ok(())
 }
 
+fn parse_scheme(text: &str) -> Result<Scheme, CliError> {
+    text.parse::<Scheme>().map_err(|e| CliError(e.to_string()))
+}
+
 /// `chess960 fen N [--shredder]`: the FEN of start N on one line.
 pub fn fen(a: &FenArgs) -> Result<ExitCode, CliError> {
-    let n = startpos::parse_number(&a.number)?;
+    let scheme = parse_scheme(&a.scheme)?;
+    let n = if scheme == Scheme::Scharnagl {
+        startpos::parse_number(&a.number)?
+    } else {
+        let k: i64 = a.number.trim().parse().map_err(|_| {
+            CliError(format!(
+                "'{}' is not a number in the {scheme} scheme",
+                a.number
+            ))
+        })?;
+        numbering::from_scheme(k, scheme).map_err(|e| CliError(e.to_string()))?
+    };
     let mut out = io::stdout().lock();
     writeln!(out, "{}", startpos::fen(n, notation(a.shredder))?)?;
     out.flush()?;
@@ -52,7 +69,9 @@ pub fn fen(a: &FenArgs) -> Result<ExitCode, CliError> {
 
 /// `chess960 idn POSITION`: the Scharnagl number of a FEN or back rank.
 pub fn idn(a: &IdnArgs) -> Result<ExitCode, CliError> {
+    let scheme = parse_scheme(&a.scheme)?;
     let n = startpos::parse(&a.position.join(" "))?;
+    let n = numbering::to_scheme(n, scheme).map_err(|e| CliError(e.to_string()))?;
     let mut out = io::stdout().lock();
     writeln!(out, "{n}")?;
     out.flush()?;
@@ -68,6 +87,11 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
     } else {
         startpos::parse(t)?
     };
+    if let Some(path) = &a.svg {
+        let rank = BackRank::from_scharnagl(n).map_err(|e| CliError(e.to_string()))?;
+        std::fs::write(path, crate::procedures::svg::board(&rank))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     out.write_all(describe(n)?.as_bytes())?;
     out.flush()?;
@@ -81,6 +105,15 @@ fn describe(n: u32) -> Result<String, StartError> {
     s.push_str(&crate::notation::diagram(pos.board()));
     s.push('\n');
     s.push_str(&format!("Number:       {n}\n"));
+    let numbers: Vec<String> = Scheme::ALL
+        .iter()
+        .filter_map(|&sc| {
+            numbering::to_scheme(n, sc)
+                .ok()
+                .map(|k| format!("{sc} {k}"))
+        })
+        .collect();
+    s.push_str(&format!("Schemes:      {}\n", numbers.join(", ")));
     s.push_str(&format!("Back rank:    {}\n", startpos::back_rank(n)));
     s.push_str(&format!("X-FEN:        {}\n", startpos::xfen(n)?));
     s.push_str(&format!("Shredder-FEN: {}\n", startpos::shredder_fen(n)?));
