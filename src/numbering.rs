@@ -199,13 +199,9 @@ impl FromStr for BackRank {
         }
         let mut roles = [Role::Pawn; 8];
         for (slot, &c) in roles.iter_mut().zip(&chars) {
-            *slot = match c.to_ascii_uppercase() {
-                'R' => Role::Rook,
-                'N' => Role::Knight,
-                'B' => Role::Bishop,
-                'Q' => Role::Queen,
-                'K' => Role::King,
-                _ => {
+            *slot = match Role::from_char(c).filter(|&r| r != Role::Pawn) {
+                Some(role) => role,
+                None => {
                     return Err(NumberingError::BadBackRank {
                         text: s.to_string(),
                         reason: format!("'{c}' is not one of R, N, B, Q, K"),

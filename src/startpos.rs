@@ -563,13 +563,9 @@ fn parse_back_rank(word: &str) -> Result<u32, StartError> {
     }
     let mut rank: BackRank = [Role::Pawn; 8];
     for (slot, c) in rank.iter_mut().zip(word.chars()) {
-        *slot = match c.to_ascii_uppercase() {
-            'R' => Role::Rook,
-            'N' => Role::Knight,
-            'B' => Role::Bishop,
-            'Q' => Role::Queen,
-            'K' => Role::King,
-            _ => {
+        *slot = match Role::from_char(c).filter(|&r| r != Role::Pawn) {
+            Some(role) => role,
+            None => {
                 return Err(StartError::BackRankLetter {
                     text: word.to_owned(),
                     letter: c,
