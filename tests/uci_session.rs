@@ -605,6 +605,13 @@ fn long_perft_answers_isready_and_stops() {
     e.send("go perft 2");
     let d2 = startpos_table()[42].2[1];
     e.expect(&format!("Nodes searched: {d2}"), REPLY);
+    // `Threads` and `Hash` size the count (a 1 MiB table overflows at
+    // depth 5 and must stay exact), reference from perft/.
+    e.ask("setoption name Threads value 2");
+    e.ask("setoption name Hash value 1");
+    e.send("go perft 5");
+    let d5 = startpos_table()[42].2[4];
+    e.expect(&format!("Nodes searched: {d5}"), REPLY);
 }
 
 #[test]

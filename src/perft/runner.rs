@@ -124,14 +124,20 @@ pub fn run(
         on_done(i, &r);
         Some(r)
     };
-    let results: Option<Vec<JobResult>> = engine.install(|| {
-        // One position per task: positions vary a lot in size.
-        jobs.par_iter()
-            .enumerate()
-            .with_max_len(1)
-            .map(one)
-            .collect()
-    });
+    let results: Option<Vec<JobResult>> = if engine.threads() == 1 {
+        // Serially on the caller's thread: a parallel iterator here would
+        // run on rayon's global pool, i.e. on every core.
+        jobs.iter().enumerate().map(one).collect()
+    } else {
+        engine.install(|| {
+            // One position per task: positions vary a lot in size.
+            jobs.par_iter()
+                .enumerate()
+                .with_max_len(1)
+                .map(one)
+                .collect()
+        })
+    };
     let results = results?;
     let summary = Summary {
         positions: results.len(),
@@ -144,4 +150,47 @@ pub fn run(
         elapsed: start.elapsed(),
     };
     Some((results, summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perft::PerftConfig;
+    use std::sync::Mutex;
+
+    /// `--threads 1` must mean one thread: every position is counted (and
+    /// reported) on the caller's own thread, not on rayon's global pool.
+    #[test]
+    fn one_thread_runs_on_the_callers_thread() {
+        let engine = Perft::new(&PerftConfig {
+            threads: 1,
+            hash_mb: 0,
+        });
+        let jobs: Vec<Job> = (0..8)
+            .map(|i| Job {
+                id: i.to_string(),
+                fen: String::new(),
+                position: Chess::default(),
+                depth: 3,
+                expected: None,
+            })
+            .collect();
+        let me = std::thread::current().id();
+        let seen = Mutex::new(Vec::new());
+        let never = AtomicBool::new(false);
+        let (results, summary) = run(&engine, &jobs, &never, |_, _| {
+            seen.lock()
+                .expect("not poisoned")
+                .push(std::thread::current().id());
+        })
+        .expect("not stopped");
+        assert_eq!(results.len(), 8);
+        assert_eq!(summary.positions, 8);
+        let seen = seen.into_inner().expect("not poisoned");
+        assert_eq!(seen.len(), 8);
+        assert!(
+            seen.iter().all(|&t| t == me),
+            "a position ran on another thread"
+        );
+    }
 }

@@ -292,11 +292,17 @@ impl Session {
         let pos = self.game.position().clone();
         let chess960 = self.chess960_notation();
         let out = Arc::clone(&self.out);
+        // The GUI's `Threads` and `Hash` size the count as they size the
+        // search; the perft table lives only for this count.
+        let config = perft::PerftConfig {
+            threads: self.options.threads,
+            hash_mb: self.options.hash_mb,
+        };
         // The counting runs off the input thread (isready stays answered);
         // the lines are written only once it is complete, so `stop` leaves
         // no partial divide on stdout.
         self.engine.spawn_job(
-            move |stop| perft::divide(&pos, depth, stop),
+            move |stop| perft::divide_with(&pos, depth, &config, stop),
             move |counts| {
                 let Some(counts) = counts else {
                     out.send("info string perft stopped");
