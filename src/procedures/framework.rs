@@ -244,29 +244,8 @@ pub fn replay<P: Procedure>(p: &P, tokens: &[String]) -> Result<Replay, ReplayEr
             message,
         };
         let outcome = p.parse(&state, token).map_err(bad)?;
-        match p.apply(&state, &outcome).map_err(bad)? {
-            Effect::Next(next, note) => {
-                events.push(Event {
-                    outcome: outcome.to_string(),
-                    note,
-                    kind: EventKind::Used,
-                });
-                state = next;
-            }
-            Effect::Reroll(note) => events.push(Event {
-                outcome: outcome.to_string(),
-                note,
-                kind: EventKind::Reroll,
-            }),
-            Effect::Restart(note) => {
-                events.push(Event {
-                    outcome: outcome.to_string(),
-                    note,
-                    kind: EventKind::Restart,
-                });
-                state = p.initial();
-            }
-        }
+        let effect = p.apply(&state, &outcome).map_err(bad)?;
+        state = record(p, state, &outcome, effect, &mut events);
     }
     Ok(Replay {
         events,
@@ -309,30 +288,32 @@ pub fn simulate<P: Procedure, R: Rng>(p: &P, rng: &mut R) -> Replay {
         let effect = p
             .apply(&state, &outcome)
             .unwrap_or_else(|e| panic!("listed outcome {outcome} refused: {e}"));
-        match effect {
-            Effect::Next(next, note) => {
-                events.push(Event {
-                    outcome: outcome.to_string(),
-                    note,
-                    kind: EventKind::Used,
-                });
-                state = next;
-            }
-            Effect::Reroll(note) => events.push(Event {
-                outcome: outcome.to_string(),
-                note,
-                kind: EventKind::Reroll,
-            }),
-            Effect::Restart(note) => {
-                events.push(Event {
-                    outcome: outcome.to_string(),
-                    note,
-                    kind: EventKind::Restart,
-                });
-                state = p.initial();
-            }
-        }
+        state = record(p, state, &outcome, effect, &mut events);
     }
+}
+
+/// Log what one outcome did and return the state it leaves: the next state,
+/// the same one (re-roll) or a fresh start (restart). Shared by [`replay`]
+/// and [`simulate`] so that a typed-in and a simulated procedure are told
+/// alike.
+fn record<P: Procedure>(
+    p: &P,
+    state: P::State,
+    outcome: &Outcome,
+    effect: Effect<P::State>,
+    events: &mut Vec<Event>,
+) -> P::State {
+    let (kind, note, next) = match effect {
+        Effect::Next(next, note) => (EventKind::Used, note, next),
+        Effect::Reroll(note) => (EventKind::Reroll, note, state),
+        Effect::Restart(note) => (EventKind::Restart, note, p.initial()),
+    };
+    events.push(Event {
+        outcome: outcome.to_string(),
+        note,
+        kind,
+    });
+    next
 }
 
 /// The exact distribution a procedure produces.
