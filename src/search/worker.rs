@@ -751,10 +751,43 @@ impl<'a> Worker<'a> {
             return 0;
         }
         let in_check = pos.is_check();
+        // The table: a cutoff at null-window nodes, the stored move first,
+        // the stored static eval instead of a fresh one.
+        let key = self.keys[self.keys.len() - 1];
+        let pv_node = beta - alpha > 1;
+        let entry = self.table.probe(key);
+        let mut tt_move = 0;
+        let mut tt_eval = None;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            tt_eval = Some(e.eval);
+            let score = from_tt(e.score, ply);
+            if !pv_node {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let original_alpha = alpha;
         let mut best = -INFINITY;
-        let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
+        let mut best_move: Option<Move> = None;
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_eval.unwrap_or_else(|| evaluate(pos))
+        };
+        let stand_pat = static_eval;
         if !in_check {
             if stand_pat >= beta {
+                if entry.is_none() {
+                    self.table
+                        .store(key, 0, to_tt(stand_pat, ply), stand_pat, 0, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -777,7 +810,11 @@ impl<'a> Worker<'a> {
         let mut order = moves;
         let mut keys = [0i32; 256];
         for (k, &m) in keys.iter_mut().zip(order.iter()) {
-            *k = mvv_lva(m);
+            *k = if tt_move != 0 && pack_move(m) == tt_move {
+                1_000_000
+            } else {
+                mvv_lva(m)
+            };
         }
         for i in 0..order.len() {
             let mut bi = i;
@@ -813,12 +850,29 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.table.store(
+            key,
+            best_move.map_or(0, pack_move),
+            to_tt(best, ply),
+            stored_eval,
+            0,
+            bound,
+        );
         best
     }
 }
