@@ -140,7 +140,7 @@ impl Heuristics {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
-        let bonus = (depth * depth).min(1200);
+        let bonus = (120 * depth - 80).clamp(0, 1500);
         let c = usize::from(color.is_black());
         let (f, t) = from_to(best);
         update(&mut self.history[c][f][t], bonus);

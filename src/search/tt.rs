@@ -107,10 +107,15 @@ impl Table {
         let gen = self.generation.load(Ordering::Relaxed) & 0xff;
         let old = slot[1].load(Ordering::Relaxed);
         let old_key = slot[0].load(Ordering::Relaxed) ^ old;
-        if old != 0 && old_key != key {
+        if old != 0 {
             let old_gen = (old >> 56) & 0xff;
             let old_depth = ((old >> 48) & 0xff) as i32;
-            if old_gen == gen && old_depth > depth + 2 {
+            if old_key != key && old_gen == gen && old_depth > depth + 2 {
+                return;
+            }
+            // The same position: a much shallower bound (a quiescence
+            // result over a search result) would only lose information.
+            if old_key == key && bound != Bound::Exact && old_depth > depth + 3 {
                 return;
             }
         }

@@ -74,6 +74,31 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The static eval, or the table's score for this node where its bound
+/// says the real value lies beyond the eval in that direction.
+fn refine(static_eval: i32, entry: Option<super::tt::Entry>, ply: usize) -> i32 {
+    let Some(e) = entry else {
+        return static_eval;
+    };
+    if static_eval == -INFINITY {
+        return static_eval;
+    }
+    let score = from_tt(e.score, ply);
+    if score.abs() >= MATE_BOUND {
+        return static_eval;
+    }
+    let better = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score > static_eval,
+        Bound::Upper => score < static_eval,
+    };
+    if better {
+        score
+    } else {
+        static_eval
+    }
+}
+
 impl<'a> Worker<'a> {
     pub(super) fn new(
         root: &'a Chess,
@@ -567,23 +592,26 @@ impl<'a> Worker<'a> {
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // A stored search score is a better estimate than the static eval
+        // when its bound points the right way.
+        let eval = refine(static_eval, entry, ply);
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta with little depth left.
             let margin = 80 * depth - if improving { 40 } else { 0 };
-            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= 6 && eval - margin >= beta && beta.abs() < MATE_BOUND {
+                return eval;
             }
             // Null move: give the opponent a free move; if we still beat
             // beta the position is good enough to cut.
             if depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && self.played[ply].is_some()
                 && has_non_pawn_material(pos)
                 && beta.abs() < MATE_BOUND
             {
                 if let Ok(null) = pos.clone().swap_turn() {
-                    let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                     self.keys.push(hash(&null));
                     self.played[ply + 1] = None;
                     let score = -self.negamax(
@@ -621,7 +649,7 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
-        let futile = !pv_node && !in_check && depth <= 3 && static_eval + 120 * depth <= alpha;
+        let futile = !pv_node && !in_check && depth <= 3 && eval + 120 * depth <= alpha;
         let lmp_limit = 3 + (depth * depth) as usize / if improving { 1 } else { 2 };
 
         for i in 0..order.len() {
@@ -642,6 +670,10 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 if futile {
+                    continue;
+                }
+                // A quiet move that hangs material near the leaves.
+                if !pv_node && depth <= 6 && see(pos, m) < -60 * depth {
                     continue;
                 }
             }
@@ -751,10 +783,43 @@ impl<'a> Worker<'a> {
             return 0;
         }
         let in_check = pos.is_check();
+        // The table: a cutoff at null-window nodes, the stored move first,
+        // the stored static eval instead of a fresh one.
+        let key = self.keys[self.keys.len() - 1];
+        let pv_node = beta - alpha > 1;
+        let entry = self.table.probe(key);
+        let mut tt_move = 0;
+        let mut tt_eval = None;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            tt_eval = Some(e.eval);
+            let score = from_tt(e.score, ply);
+            if !pv_node {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let original_alpha = alpha;
         let mut best = -INFINITY;
-        let stand_pat = if in_check { -INFINITY } else { evaluate(pos) };
+        let mut best_move: Option<Move> = None;
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_eval.unwrap_or_else(|| evaluate(pos))
+        };
+        let stand_pat = refine(static_eval, entry, ply);
         if !in_check {
             if stand_pat >= beta {
+                if entry.is_none() {
+                    self.table
+                        .store(key, 0, to_tt(stand_pat, ply), stand_pat, 0, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -777,7 +842,11 @@ impl<'a> Worker<'a> {
         let mut order = moves;
         let mut keys = [0i32; 256];
         for (k, &m) in keys.iter_mut().zip(order.iter()) {
-            *k = mvv_lva(m);
+            *k = if tt_move != 0 && pack_move(m) == tt_move {
+                1_000_000
+            } else {
+                mvv_lva(m)
+            };
         }
         for i in 0..order.len() {
             let mut bi = i;
@@ -813,12 +882,29 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.table.store(
+            key,
+            best_move.map_or(0, pack_move),
+            to_tt(best, ply),
+            stored_eval,
+            0,
+            bound,
+        );
         best
     }
 }
