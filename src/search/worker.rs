@@ -42,6 +42,17 @@ pub(super) struct Worker<'a> {
     aborted: bool,
 }
 
+/// What the table says about a node.
+struct Probe {
+    entry: Option<super::tt::Entry>,
+    /// Stored move (packed), 0 if none.
+    mv: u16,
+    /// Stored static eval.
+    eval: Option<i32>,
+    /// The stored score, when it decides the node without a search.
+    cutoff: Option<i32>,
+}
+
 /// Late-move reduction table, indexed by depth and move number.
 fn lmr(depth: i32, moves: usize) -> i32 {
     let d = (depth.max(1) as f64).ln();
@@ -524,6 +535,79 @@ impl<'a> Worker<'a> {
         scores
     }
 
+    /// Look `key` up: the stored move and eval, and the stored score if
+    /// it settles this node (not at PV nodes, and only from an entry
+    /// searched at least `depth` deep).
+    fn probe(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> Probe {
+        let entry = self.table.probe(key);
+        let Some(e) = entry else {
+            return Probe {
+                entry,
+                mv: 0,
+                eval: None,
+                cutoff: None,
+            };
+        };
+        let score = from_tt(e.score, ply);
+        let cut = !pv_node
+            && e.depth >= depth
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+        Probe {
+            entry,
+            mv: e.mv,
+            eval: Some(e.eval),
+            cutoff: cut.then_some(score),
+        }
+    }
+
+    /// Store a node's result with the bound its window gives it. A static
+    /// eval of `-INFINITY` (in check) is stored as 0.
+    #[allow(clippy::too_many_arguments)]
+    fn store_result(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        best: i32,
+        best_move: Option<Move>,
+        original_alpha: i32,
+        beta: i32,
+        static_eval: i32,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if static_eval == -INFINITY {
+            0
+        } else {
+            static_eval
+        };
+        self.table.store(
+            key,
+            best_move.map_or(0, pack_move),
+            to_tt(best, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -567,24 +651,11 @@ impl<'a> Worker<'a> {
             return self.quiescence(pos, alpha, beta, ply, helpers_stop);
         }
         let key = self.keys[self.keys.len() - 1];
-        let entry = self.table.probe(key);
-        let mut tt_move = 0;
-        let mut tt_eval = None;
-        if let Some(e) = entry {
-            tt_move = e.mv;
-            tt_eval = Some(e.eval);
-            let score = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
-            }
+        let probe = self.probe(key, ply, depth, alpha, beta, pv_node);
+        if let Some(score) = probe.cutoff {
+            return score;
         }
+        let (entry, tt_move, tt_eval) = (probe.entry, probe.mv, probe.eval);
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -744,21 +815,15 @@ impl<'a> Worker<'a> {
             // Every move was pruned: fall back to a fail-low on alpha.
             return alpha;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_eval = if in_check { 0 } else { static_eval };
-        self.table.store(
+        self.store_result(
             key,
-            best_move.map_or(0, pack_move),
-            to_tt(best, ply),
-            stored_eval,
+            ply,
             depth,
-            bound,
+            best,
+            best_move,
+            original_alpha,
+            beta,
+            static_eval,
         );
         best
     }
@@ -787,24 +852,12 @@ impl<'a> Worker<'a> {
         // the stored static eval instead of a fresh one.
         let key = self.keys[self.keys.len() - 1];
         let pv_node = beta - alpha > 1;
-        let entry = self.table.probe(key);
-        let mut tt_move = 0;
-        let mut tt_eval = None;
-        if let Some(e) = entry {
-            tt_move = e.mv;
-            tt_eval = Some(e.eval);
-            let score = from_tt(e.score, ply);
-            if !pv_node {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
-            }
+        // Any stored depth (>= 0) is deep enough for a quiescence node.
+        let probe = self.probe(key, ply, 0, alpha, beta, pv_node);
+        if let Some(score) = probe.cutoff {
+            return score;
         }
+        let (entry, tt_move, tt_eval) = (probe.entry, probe.mv, probe.eval);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -889,21 +942,15 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_eval = if in_check { 0 } else { static_eval };
-        self.table.store(
+        self.store_result(
             key,
-            best_move.map_or(0, pack_move),
-            to_tt(best, ply),
-            stored_eval,
+            ply,
             0,
-            bound,
+            best,
+            best_move,
+            original_alpha,
+            beta,
+            static_eval,
         );
         best
     }
