@@ -535,6 +535,23 @@ impl<'a> Worker<'a> {
         scores
     }
 
+    /// What every searched node does first: reset its PV, count itself
+    /// (polling the limits), and stop at the ply limit. `Some(score)` ends
+    /// the node at once (0 after an abort, the static eval at the limit).
+    fn enter_node(
+        &mut self,
+        pos: &Chess,
+        ply: usize,
+        helpers_stop: Option<&AtomicBool>,
+    ) -> Option<i32> {
+        self.pv[ply].clear();
+        if self.tick(helpers_stop) {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        (ply >= MAX_PLY).then(|| evaluate(pos))
+    }
+
     /// Look `key` up: the stored move and eval, and the stored score if
     /// it settles this node (not at PV nodes, and only from an entry
     /// searched at least `depth` deep).
@@ -619,13 +636,8 @@ impl<'a> Worker<'a> {
         pv_node: bool,
         helpers_stop: Option<&AtomicBool>,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.tick(helpers_stop) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY {
-            return evaluate(pos);
+        if let Some(score) = self.enter_node(pos, ply, helpers_stop) {
+            return score;
         }
         // Draws: repetition, fifty moves, dead material.
         if self.is_repetition(pos) || pos.is_insufficient_material() {
@@ -836,13 +848,8 @@ impl<'a> Worker<'a> {
         ply: usize,
         helpers_stop: Option<&AtomicBool>,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.tick(helpers_stop) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY {
-            return evaluate(pos);
+        if let Some(score) = self.enter_node(pos, ply, helpers_stop) {
+            return score;
         }
         if pos.is_insufficient_material() {
             return 0;
