@@ -161,13 +161,11 @@ impl Perft {
         (!stop.load(Ordering::Relaxed)).then_some(out)
     }
 
-    /// Run `f` inside this engine's thread pool (or directly when single
-    /// threaded), so that rayon work started by `f` uses the engine's threads.
-    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        match &self.pool {
-            Some(pool) => pool.install(f),
-            None => f(),
-        }
+    /// The engine's thread pool; `None` when it counts on the caller's
+    /// thread alone. Rayon work meant for the engine's threads must run
+    /// inside it: outside, it would land on rayon's global pool (every core).
+    pub(crate) fn pool(&self) -> Option<&rayon::ThreadPool> {
+        self.pool.as_ref()
     }
 }
 

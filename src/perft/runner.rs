@@ -124,19 +124,17 @@ pub fn run(
         on_done(i, &r);
         Some(r)
     };
-    let results: Option<Vec<JobResult>> = if engine.threads() == 1 {
-        // Serially on the caller's thread: a parallel iterator here would
-        // run on rayon's global pool, i.e. on every core.
-        jobs.iter().enumerate().map(one).collect()
-    } else {
-        engine.install(|| {
+    let results: Option<Vec<JobResult>> = match engine.pool() {
+        // Single-threaded: serially on the caller's thread.
+        None => jobs.iter().enumerate().map(one).collect(),
+        Some(pool) => pool.install(|| {
             // One position per task: positions vary a lot in size.
             jobs.par_iter()
                 .enumerate()
                 .with_max_len(1)
                 .map(one)
                 .collect()
-        })
+        }),
     };
     let results = results?;
     let summary = Summary {

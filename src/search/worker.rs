@@ -7,7 +7,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use super::ordering::{mvv_lva, see, Heuristics};
-use super::tt::{pack_move, Bound, Table};
+use super::tt::{pack_move, Bound, Entry, Table};
 use super::{Control, Limits, Outcome, Report, Reporter, Score, INFINITY, MATE, MATE_BOUND};
 use super::{MAX_DEPTH, MAX_PLY};
 use crate::eval::{evaluate, has_non_pawn_material};
@@ -40,17 +40,6 @@ pub(super) struct Worker<'a> {
     /// Root moves already reported as earlier PV lines (MultiPV).
     excluded: Vec<Move>,
     aborted: bool,
-}
-
-/// What the table says about a node.
-struct Probe {
-    entry: Option<super::tt::Entry>,
-    /// Stored move (packed), 0 if none.
-    mv: u16,
-    /// Stored static eval.
-    eval: Option<i32>,
-    /// The stored score, when it decides the node without a search.
-    cutoff: Option<i32>,
 }
 
 /// Late-move reduction table, indexed by depth and move number.
@@ -87,7 +76,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 
 /// The static eval, or the table's score for this node where its bound
 /// says the real value lies beyond the eval in that direction.
-fn refine(static_eval: i32, entry: Option<super::tt::Entry>, ply: usize) -> i32 {
+fn refine(static_eval: i32, entry: Option<Entry>, ply: usize) -> i32 {
     let Some(e) = entry else {
         return static_eval;
     };
@@ -552,41 +541,25 @@ impl<'a> Worker<'a> {
         (ply >= MAX_PLY).then(|| evaluate(pos))
     }
 
-    /// Look `key` up: the stored move and eval, and the stored score if
-    /// it settles this node (not at PV nodes, and only from an entry
-    /// searched at least `depth` deep).
-    fn probe(
-        &self,
-        key: u64,
+    /// The stored score of `entry` if it settles this node without a
+    /// search: not at PV nodes, and only from an entry searched at least
+    /// `depth` deep whose bound lies outside the window.
+    fn tt_cutoff(
+        entry: Option<Entry>,
         ply: usize,
         depth: i32,
         alpha: i32,
         beta: i32,
         pv_node: bool,
-    ) -> Probe {
-        let entry = self.table.probe(key);
-        let Some(e) = entry else {
-            return Probe {
-                entry,
-                mv: 0,
-                eval: None,
-                cutoff: None,
-            };
-        };
+    ) -> Option<i32> {
+        let e = entry.filter(|e| !pv_node && e.depth >= depth)?;
         let score = from_tt(e.score, ply);
-        let cut = !pv_node
-            && e.depth >= depth
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-        Probe {
-            entry,
-            mv: e.mv,
-            eval: Some(e.eval),
-            cutoff: cut.then_some(score),
-        }
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        cut.then_some(score)
     }
 
     /// Store a node's result with the bound its window gives it. A static
@@ -663,11 +636,12 @@ impl<'a> Worker<'a> {
             return self.quiescence(pos, alpha, beta, ply, helpers_stop);
         }
         let key = self.keys[self.keys.len() - 1];
-        let probe = self.probe(key, ply, depth, alpha, beta, pv_node);
-        if let Some(score) = probe.cutoff {
+        let entry = self.table.probe(key);
+        if let Some(score) = Self::tt_cutoff(entry, ply, depth, alpha, beta, pv_node) {
             return score;
         }
-        let (entry, tt_move, tt_eval) = (probe.entry, probe.mv, probe.eval);
+        let tt_move = entry.map_or(0, |e| e.mv);
+        let tt_eval = entry.map(|e| e.eval);
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -860,11 +834,12 @@ impl<'a> Worker<'a> {
         let key = self.keys[self.keys.len() - 1];
         let pv_node = beta - alpha > 1;
         // Any stored depth (>= 0) is deep enough for a quiescence node.
-        let probe = self.probe(key, ply, 0, alpha, beta, pv_node);
-        if let Some(score) = probe.cutoff {
+        let entry = self.table.probe(key);
+        if let Some(score) = Self::tt_cutoff(entry, ply, 0, alpha, beta, pv_node) {
             return score;
         }
-        let (entry, tt_move, tt_eval) = (probe.entry, probe.mv, probe.eval);
+        let tt_move = entry.map_or(0, |e| e.mv);
+        let tt_eval = entry.map(|e| e.eval);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
