@@ -349,6 +349,7 @@ impl<'a> Worker<'a> {
         helpers_stop: Option<&AtomicBool>,
     ) -> i32 {
         let root = self.root;
+        let original_alpha = alpha;
         let key = self.keys[self.game_len];
         let tt_move = self.table.probe(key).map_or(0, |e| e.mv);
         let mut moves: Vec<Move> = self
@@ -392,16 +393,9 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if !self.aborted && self.excluded.is_empty() {
-            if let Some(m) = best_move {
-                let bound = if best >= beta {
-                    Bound::Lower
-                } else {
-                    Bound::Exact
-                };
-                self.table
-                    .store(key, pack_move(m), to_tt(best, 0), 0, depth, bound);
-            }
+        if !self.aborted && self.excluded.is_empty() && best_move.is_some() {
+            // A fail-low (aspiration) result is an upper bound, not exact.
+            self.store_result(key, 0, depth, best, best_move, original_alpha, beta, 0);
         }
         best
     }
