@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use arrayvec::ArrayVec;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
@@ -11,6 +12,12 @@ use super::tt::{pack_move, Bound, Entry, Table};
 use super::{Control, Limits, Outcome, Report, Reporter, Score, INFINITY, MATE, MATE_BOUND};
 use super::{MAX_DEPTH, MAX_PLY};
 use crate::eval::{evaluate, has_non_pawn_material};
+
+/// Move-ordering scores of one node, parallel to its move list.
+type Scores = ArrayVec<i32, 256>;
+
+/// Singular extensions are tried from this remaining depth.
+const SINGULAR_MIN_DEPTH: i32 = 7;
 
 /// How often (in nodes) the clock and the stop flag are polled.
 const POLL_MASK: u64 = 1023;
@@ -39,6 +46,8 @@ pub(super) struct Worker<'a> {
     root_moves: Vec<Move>,
     /// Root moves already reported as earlier PV lines (MultiPV).
     excluded: Vec<Move>,
+    /// The move a singular-extension search at each ply leaves out.
+    singular_skip: Vec<Option<Move>>,
     aborted: bool,
 }
 
@@ -138,6 +147,7 @@ impl<'a> Worker<'a> {
             evals: vec![0; MAX_PLY + 2],
             root_moves,
             excluded: Vec::new(),
+            singular_skip: vec![None; MAX_PLY + 2],
             aborted: false,
         }
     }
@@ -487,14 +497,15 @@ impl<'a> Worker<'a> {
         false
     }
 
-    /// Ordering scores, one per move, in a fixed-size array (no allocation
-    /// per node; shakmaty's move lists hold at most 256 moves).
-    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> [i32; 256] {
+    /// Ordering scores, one per move, in a fixed-capacity list (neither
+    /// allocated nor zero-filled per node; shakmaty's move lists hold at
+    /// most 256 moves, and so do the root's).
+    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> Scores {
         let killers = self.heur.killers[ply];
         let counter = self.heur.counter_move(self.played[ply]);
-        let mut scores = [0i32; 256];
-        for (slot, &m) in scores.iter_mut().zip(moves) {
-            *slot = {
+        moves
+            .iter()
+            .map(|&m| {
                 if tt_move != 0 && pack_move(m) == tt_move {
                     4_000_000
                 } else if m.is_capture() || m.is_promotion() {
@@ -513,9 +524,8 @@ impl<'a> Worker<'a> {
                 } else {
                     self.heur.quiet_score(pos.turn(), m)
                 }
-            };
-        }
-        scores
+            })
+            .collect()
     }
 
     /// What every searched node does first: reset its PV, count itself
@@ -630,7 +640,14 @@ impl<'a> Worker<'a> {
             return self.quiescence(pos, alpha, beta, ply, helpers_stop);
         }
         let key = self.keys[self.keys.len() - 1];
-        let entry = self.table.probe(key);
+        // A singular-extension search of this node leaves one move out: its
+        // result is not this node's, so it neither uses nor fills the table.
+        let skip = self.singular_skip[ply];
+        let entry = if skip.is_some() {
+            None
+        } else {
+            self.table.probe(key)
+        };
         if let Some(score) = Self::tt_cutoff(entry, ply, depth, alpha, beta, pv_node) {
             return score;
         }
@@ -647,7 +664,7 @@ impl<'a> Worker<'a> {
         // when its bound points the right way.
         let eval = refine(static_eval, entry, ply);
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && skip.is_none() {
             // Reverse futility: far above beta with little depth left.
             let margin = 80 * depth - if improving { 40 } else { 0 };
             if depth <= 6 && eval - margin >= beta && beta.abs() < MATE_BOUND {
@@ -684,9 +701,52 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        // Internal iterative reduction: no hash move at a deep node.
-        if tt_move == 0 && depth >= 4 && pv_node {
+        // Internal iterative reduction: no hash move at a deep node (any
+        // node type: a node the table knows nothing about is rarely critical).
+        if tt_move == 0 && depth >= 4 && skip.is_none() {
             depth -= 1;
+        }
+        // Singular extension: if the table's move beats every other move by
+        // a margin (searched without it, shallower, just below its score),
+        // it is the only good move here and earns one more ply. If even the
+        // others reach beta, several moves cut: return at once (multi-cut).
+        let mut singular = None;
+        if let Some(e) = entry.filter(|e| {
+            ply > 0
+                && depth >= SINGULAR_MIN_DEPTH
+                && e.mv != 0
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && from_tt(e.score, ply).abs() < MATE_BOUND
+        }) {
+            let tt_score = from_tt(e.score, ply);
+            let singular_beta = tt_score - 2 * depth;
+            let tt_m = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|&m| pack_move(m) == e.mv);
+            if let Some(tt_m) = tt_m {
+                self.singular_skip[ply] = Some(tt_m);
+                let score = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                    helpers_stop,
+                );
+                self.singular_skip[ply] = None;
+                if self.aborted {
+                    return 0;
+                }
+                if score < singular_beta {
+                    singular = Some(tt_m);
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
         }
 
         let moves: MoveList = pos.legal_moves();
@@ -714,6 +774,9 @@ impl<'a> Worker<'a> {
             order.swap(i, bi);
             scores.swap(i, bi);
             let m = order[i];
+            if skip == Some(m) {
+                continue;
+            }
             let quiet = !m.is_capture() && !m.is_promotion();
 
             if best > -MATE_BOUND && !in_check && quiet {
@@ -754,9 +817,10 @@ impl<'a> Worker<'a> {
                 r -= self.heur.quiet_score(pos.turn(), m) / 8000;
                 r = r.clamp(0, depth - 2);
             }
+            let extension = i32::from(singular == Some(m));
             let score = self.search_child(
                 &child,
-                depth,
+                depth + extension,
                 alpha,
                 beta,
                 ply,
@@ -792,8 +856,12 @@ impl<'a> Worker<'a> {
             }
         }
         if best == -INFINITY {
-            // Every move was pruned: fall back to a fail-low on alpha.
+            // Every move was pruned (or the only move was left out by a
+            // singular search): fall back to a fail-low on alpha.
             return alpha;
+        }
+        if skip.is_some() {
+            return best;
         }
         self.store_result(
             key,
@@ -869,14 +937,16 @@ impl<'a> Worker<'a> {
             return -MATE + ply as i32;
         }
         let mut order = moves;
-        let mut keys = [0i32; 256];
-        for (k, &m) in keys.iter_mut().zip(order.iter()) {
-            *k = if tt_move != 0 && pack_move(m) == tt_move {
-                1_000_000
-            } else {
-                mvv_lva(m)
-            };
-        }
+        let mut keys: Scores = order
+            .iter()
+            .map(|&m| {
+                if tt_move != 0 && pack_move(m) == tt_move {
+                    1_000_000
+                } else {
+                    mvv_lva(m)
+                }
+            })
+            .collect();
         for i in 0..order.len() {
             let mut bi = i;
             for j in i + 1..order.len() {
