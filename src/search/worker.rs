@@ -706,6 +706,7 @@ impl<'a> Worker<'a> {
         if tt_move == 0 && depth >= 4 && skip.is_none() {
             depth -= 1;
         }
+        let moves: MoveList = pos.legal_moves();
         // Singular extension: if the table's move beats every other move by
         // a margin (searched without it, shallower, just below its score),
         // it is the only good move here and earns one more ply. If even the
@@ -721,11 +722,7 @@ impl<'a> Worker<'a> {
         }) {
             let tt_score = from_tt(e.score, ply);
             let singular_beta = tt_score - 2 * depth;
-            let tt_m = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .find(|&m| pack_move(m) == e.mv);
+            let tt_m = moves.iter().copied().find(|&m| pack_move(m) == e.mv);
             if let Some(tt_m) = tt_m {
                 self.singular_skip[ply] = Some(tt_m);
                 let score = self.negamax(
@@ -749,7 +746,6 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let moves: MoveList = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
