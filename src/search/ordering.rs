@@ -102,6 +102,23 @@ pub fn from_to(m: Move) -> (usize, usize) {
     }
 }
 
+/// Index of a move's (side, piece, destination) in the continuation tables:
+/// what a move "is" for the follow-up statistics, whatever square it left.
+pub fn piece_to(color: Color, m: Move) -> usize {
+    let piece = usize::from(color.is_black()) * 6 + (m.role() as usize - 1);
+    piece * 64 + from_to(m).1
+}
+
+/// The moves that led to a node, as continuation-table indices: the
+/// opponent's last move and our own move before it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context {
+    /// `piece_to` of the move just played (by the opponent).
+    pub prev1: Option<usize>,
+    /// `piece_to` of the move before it (by the side to move).
+    pub prev2: Option<usize>,
+}
+
 /// Per-thread ordering memory.
 pub struct Heuristics {
     /// Two quiet moves per ply that caused a cutoff.
@@ -110,10 +127,28 @@ pub struct Heuristics {
     pub history: Vec<[[i32; 64]; 64]>,
     /// Reply that refuted the previous move, by (from, to) of that move.
     pub counter: Vec<[Option<Move>; 64]>,
+    /// Continuation history: how good a quiet (piece, to) has been as the
+    /// answer to a given (piece, to) one or two plies earlier. Indexed by
+    /// the earlier move's `piece_to`, then this move's piece and square.
+    cont: Vec<[[i32; 64]; 12]>,
+    /// Capture history by moving piece, destination and captured role:
+    /// orders captures of equal victims by how often they refuted.
+    capture: Vec<[[i32; 6]; 64]>,
 }
 
 /// History values stay within this bound (gravity keeps them there).
 const HISTORY_MAX: i32 = 16_384;
+
+fn cont_cell(cont: &mut [[[i32; 64]; 12]], prev: usize, idx: usize) -> &mut i32 {
+    &mut cont[prev][idx / 64][idx % 64]
+}
+
+fn victim(m: Move) -> usize {
+    match m {
+        Move::EnPassant { .. } => 0,
+        _ => m.capture().map_or(0, |r| r as usize - 1),
+    }
+}
 
 impl Heuristics {
     /// Empty tables.
@@ -122,11 +157,14 @@ impl Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![[[0; 64]; 64]; 2],
             counter: vec![[None; 64]; 64],
+            cont: vec![[[0; 64]; 12]; 12 * 64],
+            capture: vec![[[0; 6]; 64]; 12],
         }
     }
 
     /// Record a quiet move that caused a beta cutoff, and punish the quiet
     /// moves tried before it.
+    #[allow(clippy::too_many_arguments)]
     pub fn cutoff(
         &mut self,
         color: Color,
@@ -135,19 +173,17 @@ impl Heuristics {
         best: Move,
         tried: &[Move],
         previous: Option<Move>,
+        ctx: Context,
     ) {
         if self.killers[ply][0] != Some(best) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
-        let bonus = (120 * depth - 80).clamp(0, 1500);
-        let c = usize::from(color.is_black());
-        let (f, t) = from_to(best);
-        update(&mut self.history[c][f][t], bonus);
+        let bonus = history_bonus(depth);
+        self.reward_quiet(color, best, bonus, ctx);
         for &m in tried {
             if m != best {
-                let (f, t) = from_to(m);
-                update(&mut self.history[c][f][t], -bonus);
+                self.reward_quiet(color, m, -bonus, ctx);
             }
         }
         if let Some(p) = previous {
@@ -156,10 +192,50 @@ impl Heuristics {
         }
     }
 
-    /// History score of a quiet move.
-    pub fn quiet_score(&self, color: Color, m: Move) -> i32 {
+    fn reward_quiet(&mut self, color: Color, m: Move, bonus: i32, ctx: Context) {
+        let c = usize::from(color.is_black());
         let (f, t) = from_to(m);
-        self.history[usize::from(color.is_black())][f][t]
+        update(&mut self.history[c][f][t], bonus);
+        let idx = piece_to(color, m);
+        for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
+            update(cont_cell(&mut self.cont, prev, idx), bonus);
+        }
+    }
+
+    /// Record the move that caused a cutoff (capture or not) against the
+    /// captures tried before it: the cutting capture gains, the others lose.
+    pub fn capture_cutoff(&mut self, color: Color, depth: i32, best: Move, tried: &[Move]) {
+        let bonus = history_bonus(depth);
+        if best.is_capture() {
+            update(self.capture_cell(color, best), bonus);
+        }
+        for &m in tried {
+            if m != best {
+                update(self.capture_cell(color, m), -bonus);
+            }
+        }
+    }
+
+    fn capture_cell(&mut self, color: Color, m: Move) -> &mut i32 {
+        let idx = piece_to(color, m);
+        &mut self.capture[idx / 64][idx % 64][victim(m)]
+    }
+
+    /// Capture-history score of a capture (or promotion).
+    pub fn capture_score(&self, color: Color, m: Move) -> i32 {
+        let idx = piece_to(color, m);
+        self.capture[idx / 64][idx % 64][victim(m)]
+    }
+
+    /// History score of a quiet move: butterfly plus both continuations.
+    pub fn quiet_score(&self, color: Color, m: Move, ctx: Context) -> i32 {
+        let (f, t) = from_to(m);
+        let idx = piece_to(color, m);
+        let mut score = self.history[usize::from(color.is_black())][f][t];
+        for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
+            score += self.cont[prev][idx / 64][idx % 64];
+        }
+        score
     }
 
     /// The counter-move to `previous`, if any.
@@ -169,6 +245,11 @@ impl Heuristics {
             self.counter[f][t]
         })
     }
+}
+
+/// History reward for a cutoff at `depth` (deeper cutoffs say more).
+fn history_bonus(depth: i32) -> i32 {
+    (120 * depth - 80).clamp(0, 1500)
 }
 
 impl Default for Heuristics {

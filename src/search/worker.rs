@@ -7,7 +7,7 @@ use arrayvec::ArrayVec;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
-use super::ordering::{mvv_lva, see, Heuristics};
+use super::ordering::{mvv_lva, piece_to, see, Context, Heuristics};
 use super::tt::{pack_move, Bound, Entry, Table};
 use super::{Control, Limits, Outcome, Report, Reporter, Score, INFINITY, MATE, MATE_BOUND};
 use super::{MAX_DEPTH, MAX_PLY};
@@ -503,6 +503,8 @@ impl<'a> Worker<'a> {
     fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> Scores {
         let killers = self.heur.killers[ply];
         let counter = self.heur.counter_move(self.played[ply]);
+        let ctx = self.context(pos, ply);
+        let turn = pos.turn();
         moves
             .iter()
             .map(|&m| {
@@ -514,7 +516,7 @@ impl<'a> Worker<'a> {
                     } else {
                         -1_000_000
                     };
-                    base + mvv_lva(m)
+                    base + 4 * mvv_lva(m) + self.heur.capture_score(turn, m) / 4
                 } else if killers[0] == Some(m) {
                     1_900_000
                 } else if killers[1] == Some(m) {
@@ -522,10 +524,21 @@ impl<'a> Worker<'a> {
                 } else if counter == Some(m) {
                     1_700_000
                 } else {
-                    self.heur.quiet_score(pos.turn(), m)
+                    self.heur.quiet_score(turn, m, ctx)
                 }
             })
             .collect()
+    }
+
+    /// The moves that led to `pos` at `ply`, for the continuation tables.
+    fn context(&self, pos: &Chess, ply: usize) -> Context {
+        let prev1 = self.played[ply].map(|m| piece_to(!pos.turn(), m));
+        let prev2 = if ply >= 1 {
+            self.played[ply - 1].map(|m| piece_to(pos.turn(), m))
+        } else {
+            None
+        };
+        Context { prev1, prev2 }
     }
 
     /// What every searched node does first: reset its PV, count itself
@@ -756,6 +769,8 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
+        let ctx = self.context(pos, ply);
         let futile = !pv_node && !in_check && depth <= 3 && eval + 120 * depth <= alpha;
         let lmp_limit = 3 + (depth * depth) as usize / if improving { 1 } else { 2 };
 
@@ -810,7 +825,7 @@ impl<'a> Worker<'a> {
                 if scores[i] >= 1_700_000 {
                     r -= 1;
                 }
-                r -= self.heur.quiet_score(pos.turn(), m) / 8000;
+                r -= self.heur.quiet_score(pos.turn(), m, ctx) / 12_000;
                 r = r.clamp(0, depth - 2);
             }
             let extension = i32::from(singular == Some(m));
@@ -841,14 +856,18 @@ impl<'a> Worker<'a> {
                         if quiet {
                             let prev = self.played[ply];
                             self.heur
-                                .cutoff(pos.turn(), ply, depth, m, &quiets_tried, prev);
+                                .cutoff(pos.turn(), ply, depth, m, &quiets_tried, prev, ctx);
                         }
+                        self.heur
+                            .capture_cutoff(pos.turn(), depth, m, &captures_tried);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(m);
+            } else {
+                captures_tried.push(m);
             }
         }
         if best == -INFINITY {
