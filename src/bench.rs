@@ -59,7 +59,19 @@ pub fn run(depth: u32) -> Result<(u64, u128), String> {
             multipv: 1,
             ..Limits::default()
         };
-        let out = search::search(&pos, &[], &limits, &table, &control, 1, &mut Silent);
+        // Fresh statistics per position: the bench count must not depend
+        // on the order of its positions' predecessors.
+        let mut histories = search::Histories::new();
+        let out = search::search(
+            &pos,
+            &[],
+            &limits,
+            &table,
+            &mut histories,
+            &control,
+            1,
+            &mut Silent,
+        );
         nodes += out.nodes;
     }
     Ok((nodes, start.elapsed().as_millis()))

@@ -6,14 +6,14 @@
 //! answered while a search runs.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use crate::notation::{needs_chess960, parse_fen, parse_uci_move};
-use crate::search::{self, tt::Table, Control, Limits, Outcome, Reporter};
+use crate::search::{self, tt::Table, Control, Histories, Limits, Outcome, Reporter};
 use crate::startpos;
 
 /// A game: where it started and the moves since.
@@ -126,6 +126,8 @@ pub type OnDone = Box<dyn FnOnce(Outcome) + Send>;
 /// The engine: owns the transposition table and the worker thread.
 pub struct Engine {
     table: Arc<Table>,
+    /// Move-ordering statistics kept between the searches of a game.
+    histories: Arc<Mutex<Histories>>,
     hash_mb: usize,
     running: Option<Running>,
 }
@@ -135,6 +137,7 @@ impl Engine {
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
             table: Arc::new(Table::new(hash_mb)),
+            histories: Arc::new(Mutex::new(Histories::new())),
             hash_mb,
             running: None,
         }
@@ -176,6 +179,12 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.wait();
         self.table.clear();
+        // A poisoned lock (a search thread panicked) still holds usable
+        // tables: clearing them is exactly what is wanted.
+        self.histories
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
     }
 
     /// True while a search or perft runs in the background and has not
@@ -200,17 +209,22 @@ impl Engine {
         self.wait();
         let control = Arc::new(Control::new(hold));
         let table = Arc::clone(&self.table);
+        let histories = Arc::clone(&self.histories);
         let root = game.position().clone();
         let history = game.history_keys().to_vec();
         let c = Arc::clone(&control);
         let pending = Arc::new(AtomicBool::new(true));
         let p = Arc::clone(&pending);
         let handle = std::thread::spawn(move || {
+            let mut h = histories
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             let out = search::search(
                 &root,
                 &history,
                 &limits,
                 &table,
+                &mut h,
                 &c,
                 threads,
                 &mut *reporter,

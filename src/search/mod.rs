@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move};
 
-pub use ordering::see;
+pub use ordering::{see, Histories};
 use worker::Worker;
 
 /// Deepest ply the search reaches (iterative depth is capped below it).
@@ -189,26 +189,34 @@ pub struct Outcome {
 /// first, not including `root`) for repetition detection. With `threads > 1`
 /// helper threads search the same tree (Lazy SMP) and share only the
 /// transposition table; the main thread alone reports and decides.
+/// `histories` (move-ordering statistics, one set per thread) carry over
+/// from the previous search of the game.
+#[allow(clippy::too_many_arguments)]
 pub fn search(
     root: &Chess,
     history: &[u64],
     limits: &Limits,
     table: &tt::Table,
+    histories: &mut Histories,
     control: &Control,
     threads: usize,
     reporter: &mut dyn Reporter,
 ) -> Outcome {
     table.new_search();
     let helpers_stop = AtomicBool::new(false);
+    let (main_heur, helper_heurs) = histories
+        .for_threads(threads.max(1))
+        .split_first_mut()
+        .expect("at least one thread");
     std::thread::scope(|scope| {
-        for id in 1..threads.max(1) {
+        for (i, heur) in helper_heurs.iter_mut().enumerate() {
             let helpers_stop = &helpers_stop;
             scope.spawn(move || {
-                let mut w = Worker::new(root, history, limits, table, control, id);
+                let mut w = Worker::new(root, history, limits, table, control, heur, i + 1);
                 w.helper_loop(helpers_stop);
             });
         }
-        let mut main = Worker::new(root, history, limits, table, control, 0);
+        let mut main = Worker::new(root, history, limits, table, control, main_heur, 0);
         let outcome = main.iterative_deepening(reporter);
         helpers_stop.store(true, Ordering::SeqCst);
         outcome
@@ -230,7 +238,8 @@ mod tests {
         };
         let table = tt::Table::new(4);
         let control = Control::new(false);
-        let out = search(&pos, &[], &limits, &table, &control, 1, &mut Silent);
+        let mut h = Histories::new();
+        let out = search(&pos, &[], &limits, &table, &mut h, &control, 1, &mut Silent);
         let m = out.best.expect("a move");
         assert!(pos.is_legal(m));
         (m.to_uci(CastlingMode::Chess960).to_string(), out)
@@ -269,7 +278,8 @@ mod tests {
             multipv: 1,
             ..Limits::default()
         };
-        let out = search(&pos, &[], &limits, &table, &control, 1, &mut Silent);
+        let mut h = Histories::new();
+        let out = search(&pos, &[], &limits, &table, &mut h, &control, 1, &mut Silent);
         assert!(out.best.is_none());
     }
 

@@ -252,6 +252,37 @@ fn history_bonus(depth: i32) -> i32 {
     (120 * depth - 80).clamp(0, 1500)
 }
 
+/// The ordering memory of every search thread, kept from one search to
+/// the next: what refuted what in the last move's search is still true
+/// after two plies, so each `go` starts with warm tables instead of
+/// relearning them. Cleared with the hash (`ucinewgame`, `Clear Hash`).
+#[derive(Default)]
+pub struct Histories {
+    threads: Vec<Heuristics>,
+}
+
+impl Histories {
+    /// No tables yet; they are made on the first search.
+    pub fn new() -> Histories {
+        Histories::default()
+    }
+
+    /// Forget everything (a new game).
+    pub fn clear(&mut self) {
+        self.threads.clear();
+    }
+
+    /// One table set per thread, ready for a new search: killers, which
+    /// belong to plies of the last search's tree, are dropped.
+    pub(super) fn for_threads(&mut self, n: usize) -> &mut [Heuristics] {
+        self.threads.resize_with(n, Heuristics::new);
+        for h in &mut self.threads {
+            h.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        }
+        &mut self.threads
+    }
+}
+
 impl Default for Heuristics {
     fn default() -> Self {
         Heuristics::new()

@@ -36,7 +36,7 @@ pub(super) struct Worker<'a> {
     keys: Vec<u64>,
     /// Length of `keys` that belongs to the game before the root.
     game_len: usize,
-    heur: Heuristics,
+    heur: &'a mut Heuristics,
     /// Triangular PV table.
     pv: Vec<Vec<Move>>,
     /// Move played to reach each ply (for counter-moves).
@@ -115,6 +115,7 @@ impl<'a> Worker<'a> {
         limits: &'a Limits,
         table: &'a Table,
         control: &'a Control,
+        heur: &'a mut Heuristics,
         id: usize,
     ) -> Worker<'a> {
         let mut keys = history.to_vec();
@@ -141,7 +142,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             keys,
             game_len,
-            heur: Heuristics::new(),
+            heur,
             pv: vec![Vec::new(); MAX_PLY + 2],
             played: vec![None; MAX_PLY + 2],
             evals: vec![0; MAX_PLY + 2],
