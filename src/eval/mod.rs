@@ -304,7 +304,13 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     }
     sink.add(pos.turn(), params::TEMPO, 1);
     let occupied = board.occupied();
+    // Squares each side attacks (index: colour_index), in all and by minor
+    // pieces and by rooks, for the threat terms after the loop.
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut by_minor = [Bitboard::EMPTY; 2];
+    let mut by_rook = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
+        let ci = colour_index(color);
         let ours = board.by_color(color);
         let theirs = board.by_color(!color);
         let our_pawns = board.pawns() & ours;
@@ -335,6 +341,12 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                     Role::Rook => attacks::rook_attacks(sq, occupied),
                     _ => attacks::queen_attacks(sq, occupied),
                 };
+                attacked[ci] |= att;
+                match role {
+                    Role::Knight | Role::Bishop => by_minor[ci] |= att,
+                    Role::Rook => by_rook[ci] |= att,
+                    _ => {}
+                }
                 let mob = (att & !ours & !pawn_attacked).count();
                 sink.add(color, params::MOBILITY[i] + mob, 1);
                 let hits = (att & zone).count() as i32;
@@ -357,6 +369,20 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
             sink.add(color, params::KING_ATTACK + units, 1);
         }
         // Pawn structure.
+        let pawn_cover = pawn_attacks(color, our_pawns.0);
+        attacked[ci] |= Bitboard(pawn_cover);
+        let protected = (our_pawns & Bitboard(pawn_cover)).count() as i32;
+        if protected != 0 {
+            sink.add(color, params::PAWN_PROTECTED, protected);
+        }
+        const NOT_A: u64 = !0x0101_0101_0101_0101;
+        const NOT_H: u64 = !0x8080_8080_8080_8080;
+        let beside = ((our_pawns.0 & NOT_H) << 1) | ((our_pawns.0 & NOT_A) >> 1);
+        let phalanx = (our_pawns & Bitboard(beside)).count() as i32;
+        if phalanx != 0 {
+            sink.add(color, params::PAWN_PHALANX, phalanx);
+        }
+        let our_king = board.king_of(color);
         let mut isolated = 0;
         let mut doubled = 0;
         for sq in our_pawns {
@@ -375,6 +401,33 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                     7 - sq.rank() as usize
                 };
                 sink.add(color, params::PASSED + rel, 1);
+                let stop = if color.is_white() {
+                    sq.offset(8)
+                } else {
+                    sq.offset(-8)
+                };
+                if let Some(stop) = stop {
+                    if !occupied.contains(stop) {
+                        sink.add(color, params::PASSED_FREE + rel, 1);
+                    }
+                    let weight = rel as i32 - 1;
+                    if weight > 0 {
+                        if let Some(k) = our_king {
+                            sink.add(
+                                color,
+                                params::PASSED_OWN_KING,
+                                weight * k.distance(stop) as i32,
+                            );
+                        }
+                        if let Some(k) = their_king {
+                            sink.add(
+                                color,
+                                params::PASSED_THEIR_KING,
+                                weight * k.distance(stop) as i32,
+                            );
+                        }
+                    }
+                }
             }
         }
         if isolated != 0 {
@@ -384,7 +437,8 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
             sink.add(color, params::DOUBLED, doubled);
         }
         // King shelter while the king is still near home.
-        if let Some(k) = board.king_of(color) {
+        if let Some(k) = our_king {
+            attacked[ci] |= attacks::king_attacks(k);
             let rel = if color.is_white() {
                 k.rank() as u32
             } else {
@@ -409,7 +463,40 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
             sink.add(color, params::CASTLING_RIGHT, rights);
         }
     }
+    // Threats: pieces of the other side that ours attack cheaply or that
+    // nothing defends.
+    for color in Color::ALL {
+        let (us, them) = (colour_index(color), colour_index(!color));
+        let theirs = board.by_color(!color);
+        let pieces = theirs & !board.pawns() & !board.kings();
+        let our_pawns = board.pawns() & board.by_color(color);
+        let pawn_hits = Bitboard(pawn_attacks(color, our_pawns.0));
+        let counts = [
+            (params::THREAT_BY_PAWN, pieces & pawn_hits),
+            (
+                params::THREAT_BY_MINOR,
+                theirs & (board.rooks() | board.queens()) & by_minor[us],
+            ),
+            (
+                params::THREAT_BY_ROOK,
+                theirs & board.queens() & by_rook[us],
+            ),
+            (params::HANGING, pieces & attacked[us] & !attacked[them]),
+        ];
+        for (param, set) in counts {
+            let n = set.count() as i32;
+            if n != 0 {
+                sink.add(color, param, n);
+            }
+        }
+    }
     game_phase.min(24)
+}
+
+/// 0 for White, 1 for Black: an index into per-colour arrays.
+#[inline(always)]
+fn colour_index(color: Color) -> usize {
+    usize::from(color.is_black())
 }
 
 /// Count `color`'s bishops standing in a corner of its own back rank whose

@@ -55,7 +55,26 @@ pub const KING_ATTACK: usize = MOBILITY[3] + MOBILITY_LEN[3];
 pub const KING_ATTACK_LEN: usize = 24;
 /// Corrections to the PeSTO material values of pawn, knight, bishop, rook
 /// and queen; folded into the piece-square table at compile time.
-pub const MATERIAL: usize = KING_ATTACK + KING_ATTACK_LEN;
+/// Their non-pawn pieces attacked by our pawns.
+pub const THREAT_BY_PAWN: usize = KING_ATTACK + KING_ATTACK_LEN;
+/// Their rooks and queens attacked by our knights and bishops.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+/// Their queens attacked by our rooks.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1;
+/// Their pieces (not pawns, not the king) attacked by us and not defended.
+pub const HANGING: usize = THREAT_BY_ROOK + 1;
+/// Our pawns defended by a pawn of ours.
+pub const PAWN_PROTECTED: usize = HANGING + 1;
+/// Our pawns with a pawn of ours beside them on the same rank.
+pub const PAWN_PHALANX: usize = PAWN_PROTECTED + 1;
+/// A passed pawn whose square in front is empty, by its relative rank.
+pub const PASSED_FREE: usize = PAWN_PHALANX + 1;
+/// Our king's distance to a passed pawn's square in front, times the
+/// pawn's relative rank minus one.
+pub const PASSED_OWN_KING: usize = PASSED_FREE + 8;
+/// The same for their king.
+pub const PASSED_THEIR_KING: usize = PASSED_OWN_KING + 1;
+pub const MATERIAL: usize = PASSED_THEIR_KING + 1;
 /// Corrections to the PeSTO material plus piece-square value, by role
 /// (pawn..king) and square seen from the piece's own side (a1..h8 for
 /// White, a8..h1 for Black): 6 tables of 64. Zero means the published
@@ -152,6 +171,51 @@ pub const GROUPS: &[Group] = &[
         name: "king_attack",
         start: KING_ATTACK,
         len: KING_ATTACK_LEN,
+    },
+    Group {
+        name: "threat_by_pawn",
+        start: THREAT_BY_PAWN,
+        len: 1,
+    },
+    Group {
+        name: "threat_by_minor",
+        start: THREAT_BY_MINOR,
+        len: 1,
+    },
+    Group {
+        name: "threat_by_rook",
+        start: THREAT_BY_ROOK,
+        len: 1,
+    },
+    Group {
+        name: "hanging",
+        start: HANGING,
+        len: 1,
+    },
+    Group {
+        name: "pawn_protected",
+        start: PAWN_PROTECTED,
+        len: 1,
+    },
+    Group {
+        name: "pawn_phalanx",
+        start: PAWN_PHALANX,
+        len: 1,
+    },
+    Group {
+        name: "passed_free",
+        start: PASSED_FREE,
+        len: 8,
+    },
+    Group {
+        name: "passed_own_king",
+        start: PASSED_OWN_KING,
+        len: 1,
+    },
+    Group {
+        name: "passed_their_king",
+        start: PASSED_THEIR_KING,
+        len: 1,
     },
     Group {
         name: "material",

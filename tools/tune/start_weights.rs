@@ -52,6 +52,25 @@ pub const WEIGHTS: [S; NUM_PARAMS] = [
     (36, 0), (49, 0), (64, 0), (81, 0), (100, 0), (121, 0),
     (144, 0), (169, 0), (196, 0), (225, 0), (256, 0), (289, 0),
     (300, 0), (300, 0), (300, 0), (300, 0), (300, 0), (300, 0),
+    // threat_by_pawn
+    (40, 30),
+    // threat_by_minor
+    (30, 20),
+    // threat_by_rook
+    (30, 15),
+    // hanging
+    (20, 15),
+    // pawn_protected
+    (5, 8),
+    // pawn_phalanx
+    (4, 4),
+    // passed_free
+    (0, 0), (0, 5), (0, 5), (0, 10), (5, 20), (10, 30),
+    (15, 40), (0, 0),
+    // passed_own_king
+    (0, -3),
+    // passed_their_king
+    (0, 5),
     // material
     (0, 0), (0, 0), (0, 0), (0, 0), (0, 0),
     // psqt_pawn (own rank 1 first, files a..h)
