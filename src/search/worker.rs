@@ -798,6 +798,14 @@ impl<'a> Worker<'a> {
                 if futile {
                     continue;
                 }
+                // A quiet move with a bad record near the leaves.
+                if !pv_node
+                    && depth <= 4
+                    && scores[i] < 1_700_000
+                    && self.heur.quiet_score(pos.turn(), m, ctx) < -2000 * depth
+                {
+                    continue;
+                }
                 // A quiet move that hangs material near the leaves.
                 if !pv_node && depth <= 6 && see(pos, m) < -60 * depth {
                     continue;
