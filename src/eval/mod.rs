@@ -309,6 +309,9 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     let mut attacked = [Bitboard::EMPTY; 2];
     let mut by_minor = [Bitboard::EMPTY; 2];
     let mut by_rook = [Bitboard::EMPTY; 2];
+    // Squares each side attacks with knights, bishops, rooks and queens,
+    // for the safe-check term.
+    let mut by_role = [[Bitboard::EMPTY; 4]; 2];
     for color in Color::ALL {
         let ci = colour_index(color);
         let ours = board.by_color(color);
@@ -328,6 +331,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         let zone = their_king.map_or(Bitboard::EMPTY, |k| {
             attacks::king_attacks(k) | Bitboard::from(k)
         });
+        let pawn_cover = pawn_attacks(color, our_pawns.0);
         let mut attack_units = 0;
         let mut attackers = 0;
         for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
@@ -342,6 +346,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                     _ => attacks::queen_attacks(sq, occupied),
                 };
                 attacked[ci] |= att;
+                by_role[ci][i] |= att;
                 match role {
                     Role::Knight | Role::Bishop => by_minor[ci] |= att,
                     Role::Rook => by_rook[ci] |= att,
@@ -353,6 +358,29 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                 if hits > 0 {
                     attackers += 1;
                     attack_units += ATTACK_UNITS[i] * hits;
+                }
+                let rel_rank = relative(color.is_black(), usize::from(sq)) / 8;
+                if matches!(role, Role::Knight | Role::Bishop)
+                    && (3..=5).contains(&rel_rank)
+                    && pawn_cover & (1u64 << usize::from(sq)) != 0
+                    && (Bitboard(front_span(color, sq) & !file_mask(sq.file() as i32))
+                        & their_pawns)
+                        .is_empty()
+                {
+                    let param = if role == Role::Knight {
+                        params::OUTPOST_KNIGHT
+                    } else {
+                        params::OUTPOST_BISHOP
+                    };
+                    sink.add(color, param, 1);
+                }
+                if role == Role::Rook && rel_rank == 6 {
+                    let seventh = Bitboard(0xffu64 << if color.is_white() { 48 } else { 8 });
+                    let eighth_king = their_king
+                        .is_some_and(|k| relative(color.is_black(), usize::from(k)) / 8 == 7);
+                    if eighth_king || (seventh & their_pawns).any() {
+                        sink.add(color, params::ROOK_SEVENTH, 1);
+                    }
                 }
                 if role == Role::Rook {
                     let file = Bitboard(file_mask(sq.file() as i32));
@@ -369,8 +397,8 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
             sink.add(color, params::KING_ATTACK + units, 1);
         }
         // Pawn structure.
-        let pawn_cover = pawn_attacks(color, our_pawns.0);
         attacked[ci] |= Bitboard(pawn_cover);
+        let their_pawn_cover = pawn_attacks(!color, their_pawns.0);
         let protected = (our_pawns & Bitboard(pawn_cover)).count() as i32;
         if protected != 0 {
             sink.add(color, params::PAWN_PROTECTED, protected);
@@ -385,10 +413,25 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         let our_king = board.king_of(color);
         let mut isolated = 0;
         let mut doubled = 0;
+        let mut backward = 0;
         for sq in our_pawns {
             let f = sq.file() as i32;
-            if (Bitboard(file_mask(f - 1) | file_mask(f + 1)) & our_pawns).is_empty() {
+            let beside_files = file_mask(f - 1) | file_mask(f + 1);
+            if (Bitboard(beside_files) & our_pawns).is_empty() {
                 isolated += 1;
+            } else {
+                // Supporters: own pawns beside or behind on adjacent files.
+                let not_ahead = !front_span(color, sq);
+                let stop = if color.is_white() {
+                    sq.offset(8)
+                } else {
+                    sq.offset(-8)
+                };
+                if (Bitboard(beside_files & not_ahead) & our_pawns).is_empty()
+                    && stop.is_some_and(|s| their_pawn_cover & (1u64 << usize::from(s)) != 0)
+                {
+                    backward += 1;
+                }
             }
             let span = front_span(color, sq);
             if (Bitboard(span & file_mask(f)) & our_pawns).any() {
@@ -435,6 +478,9 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         }
         if doubled != 0 {
             sink.add(color, params::DOUBLED, doubled);
+        }
+        if backward != 0 {
+            sink.add(color, params::BACKWARD, backward);
         }
         // King shelter while the king is still near home.
         if let Some(k) = our_king {
@@ -487,6 +533,25 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
             let n = set.count() as i32;
             if n != 0 {
                 sink.add(color, param, n);
+            }
+        }
+        // Safe checks: squares checking their king that our piece of that
+        // kind reaches and they do not defend.
+        if let Some(k) = board.king_of(!color) {
+            let safe = !attacked[them] & !board.by_color(color);
+            let diag = attacks::bishop_attacks(k, occupied);
+            let line = attacks::rook_attacks(k, occupied);
+            let checks = [
+                attacks::knight_attacks(k) & by_role[us][0],
+                diag & by_role[us][1],
+                line & by_role[us][2],
+                (diag | line) & by_role[us][3],
+            ];
+            for (i, set) in checks.into_iter().enumerate() {
+                let n = (set & safe).count() as i32;
+                if n != 0 {
+                    sink.add(color, params::SAFE_CHECK + i, n);
+                }
             }
         }
     }
@@ -713,5 +778,60 @@ mod tests {
         let p = params::CORNER_BISHOP_SHUT_IN as u16;
         assert!(trace(&shut).features.contains(&(p, 1)));
         assert!(!trace(&free).features.iter().any(|&(i, _)| i == p));
+    }
+
+    /// White's count of `param` in the trace of `fen` (White minus Black).
+    fn count(fen: &str, param: usize) -> i16 {
+        let t = trace(&parse_fen(fen).unwrap());
+        t.features
+            .iter()
+            .find(|&&(i, _)| usize::from(i) == param)
+            .map_or(0, |&(_, n)| n)
+    }
+
+    #[test]
+    fn outposts_seventh_rank_backward_pawns_and_safe_checks() {
+        // Knight d5 defended by the e4 pawn; no black pawn can chase it,
+        // until a c7 pawn can (c6 would attack d5).
+        assert_eq!(
+            count("4k3/p7/8/3N4/4P3/8/8/4K3 w - - 0 1", params::OUTPOST_KNIGHT),
+            1
+        );
+        assert_eq!(
+            count(
+                "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1",
+                params::OUTPOST_KNIGHT
+            ),
+            0
+        );
+        // Rook on the 7th with the king on the 8th; not with the king out.
+        assert_eq!(
+            count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", params::ROOK_SEVENTH),
+            1
+        );
+        assert_eq!(
+            count("8/R7/4k3/8/8/8/8/4K3 w - - 0 1", params::ROOK_SEVENTH),
+            0
+        );
+        // d3 cannot be supported (e4 is ahead of it) and c5 hits d4.
+        assert_eq!(
+            count("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1", params::BACKWARD),
+            1
+        );
+        // With a c3 pawn beside it, d3 is supported.
+        assert_eq!(
+            count("4k3/8/8/2p5/4P3/2PP4/8/4K3 w - - 0 1", params::BACKWARD),
+            0
+        );
+        // Rook d1 can check from d8 and from h1; neither square is guarded.
+        assert_eq!(
+            count("7k/8/8/8/8/8/8/K2R4 w - - 0 1", params::SAFE_CHECK + 2),
+            2
+        );
+        // A black bishop on e7 guards d8 (and has no check of its own).
+        assert_eq!(
+            count("7k/4b3/8/8/8/8/8/K2R4 w - - 0 1", params::SAFE_CHECK + 2),
+            1
+        );
     }
 }

@@ -53,8 +53,6 @@ pub const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
 pub const KING_ATTACK: usize = MOBILITY[3] + MOBILITY_LEN[3];
 /// Entries of the king-attack table.
 pub const KING_ATTACK_LEN: usize = 24;
-/// Corrections to the PeSTO material values of pawn, knight, bishop, rook
-/// and queen; folded into the piece-square table at compile time.
 /// Their non-pawn pieces attacked by our pawns.
 pub const THREAT_BY_PAWN: usize = KING_ATTACK + KING_ATTACK_LEN;
 /// Their rooks and queens attacked by our knights and bishops.
@@ -74,7 +72,25 @@ pub const PASSED_FREE: usize = PAWN_PHALANX + 1;
 pub const PASSED_OWN_KING: usize = PASSED_FREE + 8;
 /// The same for their king.
 pub const PASSED_THEIR_KING: usize = PASSED_OWN_KING + 1;
-pub const MATERIAL: usize = PASSED_THEIR_KING + 1;
+/// A knight on its 4th to 6th rank, defended by a pawn of ours, that no
+/// enemy pawn can ever attack (an outpost).
+pub const OUTPOST_KNIGHT: usize = PASSED_THEIR_KING + 1;
+/// The same for a bishop.
+pub const OUTPOST_BISHOP: usize = OUTPOST_KNIGHT + 1;
+/// A rook on the 7th rank while the enemy king is on the 8th or enemy pawns
+/// are on the 7th.
+pub const ROOK_SEVENTH: usize = OUTPOST_BISHOP + 1;
+/// A pawn that no pawn of ours can support any more (none beside or behind
+/// it on the adjacent files) and whose square in front an enemy pawn
+/// attacks (a backward pawn); isolated pawns are counted as such instead.
+pub const BACKWARD: usize = ROOK_SEVENTH + 1;
+/// Squares from which our knight, bishop, rook or queen (4 entries) could
+/// give check next move, that piece reaches, and the enemy does not
+/// defend: the threat of a check a king-attack count does not see.
+pub const SAFE_CHECK: usize = BACKWARD + 1;
+/// Corrections to the PeSTO material values of pawn, knight, bishop, rook
+/// and queen; folded into the piece-square table at compile time.
+pub const MATERIAL: usize = SAFE_CHECK + 4;
 /// Corrections to the PeSTO material plus piece-square value, by role
 /// (pawn..king) and square seen from the piece's own side (a1..h8 for
 /// White, a8..h1 for Black): 6 tables of 64. Zero means the published
@@ -216,6 +232,31 @@ pub const GROUPS: &[Group] = &[
         name: "passed_their_king",
         start: PASSED_THEIR_KING,
         len: 1,
+    },
+    Group {
+        name: "outpost_knight",
+        start: OUTPOST_KNIGHT,
+        len: 1,
+    },
+    Group {
+        name: "outpost_bishop",
+        start: OUTPOST_BISHOP,
+        len: 1,
+    },
+    Group {
+        name: "rook_seventh",
+        start: ROOK_SEVENTH,
+        len: 1,
+    },
+    Group {
+        name: "backward",
+        start: BACKWARD,
+        len: 1,
+    },
+    Group {
+        name: "safe_check",
+        start: SAFE_CHECK,
+        len: 4,
     },
     Group {
         name: "material",
