@@ -102,6 +102,9 @@ pub fn from_to(m: Move) -> (usize, usize) {
     }
 }
 
+/// Number of `piece_to` indices: 12 pieces (by side) times 64 squares.
+const PIECE_TO: usize = 12 * 64;
+
 /// Index of a move's (side, piece, destination) in the continuation tables:
 /// what a move "is" for the follow-up statistics, whatever square it left.
 pub fn piece_to(color: Color, m: Move) -> usize {
@@ -129,19 +132,15 @@ pub struct Heuristics {
     pub counter: Vec<[Option<Move>; 64]>,
     /// Continuation history: how good a quiet (piece, to) has been as the
     /// answer to a given (piece, to) one or two plies earlier. Indexed by
-    /// the earlier move's `piece_to`, then this move's piece and square.
-    cont: Vec<[[i32; 64]; 12]>,
-    /// Capture history by moving piece, destination and captured role:
+    /// the earlier move's `piece_to`, then this move's.
+    cont: Vec<[i32; PIECE_TO]>,
+    /// Capture history by the capture's `piece_to` and captured role:
     /// orders captures of equal victims by how often they refuted.
-    capture: Vec<[[i32; 6]; 64]>,
+    capture: Vec<[i32; 6]>,
 }
 
 /// History values stay within this bound (gravity keeps them there).
 const HISTORY_MAX: i32 = 16_384;
-
-fn cont_cell(cont: &mut [[[i32; 64]; 12]], prev: usize, idx: usize) -> &mut i32 {
-    &mut cont[prev][idx / 64][idx % 64]
-}
 
 fn victim(m: Move) -> usize {
     match m {
@@ -157,8 +156,8 @@ impl Heuristics {
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![[[0; 64]; 64]; 2],
             counter: vec![[None; 64]; 64],
-            cont: vec![[[0; 64]; 12]; 12 * 64],
-            capture: vec![[[0; 6]; 64]; 12],
+            cont: vec![[0; PIECE_TO]; PIECE_TO],
+            capture: vec![[0; 6]; PIECE_TO],
         }
     }
 
@@ -198,7 +197,7 @@ impl Heuristics {
         update(&mut self.history[c][f][t], bonus);
         let idx = piece_to(color, m);
         for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
-            update(cont_cell(&mut self.cont, prev, idx), bonus);
+            update(&mut self.cont[prev][idx], bonus);
         }
     }
 
@@ -207,24 +206,21 @@ impl Heuristics {
     pub fn capture_cutoff(&mut self, color: Color, depth: i32, best: Move, tried: &[Move]) {
         let bonus = history_bonus(depth);
         if best.is_capture() {
-            update(self.capture_cell(color, best), bonus);
+            update(
+                &mut self.capture[piece_to(color, best)][victim(best)],
+                bonus,
+            );
         }
         for &m in tried {
             if m != best {
-                update(self.capture_cell(color, m), -bonus);
+                update(&mut self.capture[piece_to(color, m)][victim(m)], -bonus);
             }
         }
     }
 
-    fn capture_cell(&mut self, color: Color, m: Move) -> &mut i32 {
-        let idx = piece_to(color, m);
-        &mut self.capture[idx / 64][idx % 64][victim(m)]
-    }
-
     /// Capture-history score of a capture (or promotion).
     pub fn capture_score(&self, color: Color, m: Move) -> i32 {
-        let idx = piece_to(color, m);
-        self.capture[idx / 64][idx % 64][victim(m)]
+        self.capture[piece_to(color, m)][victim(m)]
     }
 
     /// History score of a quiet move: butterfly plus both continuations.
@@ -233,7 +229,7 @@ impl Heuristics {
         let idx = piece_to(color, m);
         let mut score = self.history[usize::from(color.is_black())][f][t];
         for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
-            score += self.cont[prev][idx / 64][idx % 64];
+            score += self.cont[prev][idx];
         }
         score
     }

@@ -371,7 +371,7 @@ impl<'a> Worker<'a> {
             .collect();
         // The previous iteration's best move first, then the usual order.
         let prev_best = self.pv[0].first().copied();
-        let scored = self.score_moves(root, &moves, tt_move, 0);
+        let scored = self.score_moves(root, &moves, tt_move, 0, self.context(root, 0));
         let mut order: Vec<(i32, Move)> = scored.iter().copied().zip(moves.drain(..)).collect();
         order.sort_by_key(|(s, m)| (Some(*m) != prev_best, -*s));
         let in_check = root.is_check();
@@ -501,10 +501,16 @@ impl<'a> Worker<'a> {
     /// Ordering scores, one per move, in a fixed-capacity list (neither
     /// allocated nor zero-filled per node; shakmaty's move lists hold at
     /// most 256 moves, and so do the root's).
-    fn score_moves(&self, pos: &Chess, moves: &[Move], tt_move: u16, ply: usize) -> Scores {
+    fn score_moves(
+        &self,
+        pos: &Chess,
+        moves: &[Move],
+        tt_move: u16,
+        ply: usize,
+        ctx: Context,
+    ) -> Scores {
         let killers = self.heur.killers[ply];
         let counter = self.heur.counter_move(self.played[ply]);
-        let ctx = self.context(pos, ply);
         let turn = pos.turn();
         moves
             .iter()
@@ -763,7 +769,8 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+        let ctx = self.context(pos, ply);
+        let mut scores = self.score_moves(pos, &moves, tt_move, ply, ctx);
         let mut order = moves;
 
         let original_alpha = alpha;
@@ -771,7 +778,6 @@ impl<'a> Worker<'a> {
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
-        let ctx = self.context(pos, ply);
         let futile = !pv_node && !in_check && depth <= 3 && eval + 120 * depth <= alpha;
         let lmp_limit = 3 + (depth * depth) as usize / if improving { 1 } else { 2 };
 
@@ -798,12 +804,10 @@ impl<'a> Worker<'a> {
                 if futile {
                     continue;
                 }
-                // A quiet move with a bad record near the leaves.
-                if !pv_node
-                    && depth <= 4
-                    && scores[i] < 1_700_000
-                    && self.heur.quiet_score(pos.turn(), m, ctx) < -2000 * depth
-                {
+                // A quiet move with a bad record near the leaves. Below the
+                // killers' and counter-move's scores, a quiet move's ordering
+                // score is its history score.
+                if !pv_node && depth <= 4 && scores[i] < -2000 * depth {
                     continue;
                 }
                 // A quiet move that hangs material near the leaves.
