@@ -304,13 +304,11 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     }
     sink.add(pos.turn(), params::TEMPO, 1);
     let occupied = board.occupied();
-    // Squares each side attacks (index: colour_index), in all and by minor
-    // pieces and by rooks, for the threat terms after the loop.
+    // Squares each side attacks (index: colour_index): in all, with its
+    // pawns, and with its knights, bishops, rooks and queens, for the threat
+    // and safe-check terms after the loop.
     let mut attacked = [Bitboard::EMPTY; 2];
-    let mut by_minor = [Bitboard::EMPTY; 2];
-    let mut by_rook = [Bitboard::EMPTY; 2];
-    // Squares each side attacks with knights, bishops, rooks and queens,
-    // for the safe-check term.
+    let mut by_pawns = [Bitboard::EMPTY; 2];
     let mut by_role = [[Bitboard::EMPTY; 4]; 2];
     for color in Color::ALL {
         let ci = colour_index(color);
@@ -347,11 +345,6 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                 };
                 attacked[ci] |= att;
                 by_role[ci][i] |= att;
-                match role {
-                    Role::Knight | Role::Bishop => by_minor[ci] |= att,
-                    Role::Rook => by_rook[ci] |= att,
-                    _ => {}
-                }
                 let mob = (att & !ours & !pawn_attacked).count();
                 sink.add(color, params::MOBILITY[i] + mob, 1);
                 let hits = (att & zone).count() as i32;
@@ -362,7 +355,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                 let rel_rank = relative(color.is_black(), usize::from(sq)) / 8;
                 if matches!(role, Role::Knight | Role::Bishop)
                     && (3..=5).contains(&rel_rank)
-                    && pawn_cover & (1u64 << usize::from(sq)) != 0
+                    && Bitboard(pawn_cover).contains(sq)
                     && (Bitboard(front_span(color, sq) & !file_mask(sq.file() as i32))
                         & their_pawns)
                         .is_empty()
@@ -397,6 +390,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
             sink.add(color, params::KING_ATTACK + units, 1);
         }
         // Pawn structure.
+        by_pawns[ci] = Bitboard(pawn_cover);
         attacked[ci] |= Bitboard(pawn_cover);
         let their_pawn_cover = pawn_attacks(!color, their_pawns.0);
         let protected = (our_pawns & Bitboard(pawn_cover)).count() as i32;
@@ -416,19 +410,20 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         let mut backward = 0;
         for sq in our_pawns {
             let f = sq.file() as i32;
+            // The square in front of the pawn.
+            let stop = if color.is_white() {
+                sq.offset(8)
+            } else {
+                sq.offset(-8)
+            };
             let beside_files = file_mask(f - 1) | file_mask(f + 1);
             if (Bitboard(beside_files) & our_pawns).is_empty() {
                 isolated += 1;
             } else {
                 // Supporters: own pawns beside or behind on adjacent files.
                 let not_ahead = !front_span(color, sq);
-                let stop = if color.is_white() {
-                    sq.offset(8)
-                } else {
-                    sq.offset(-8)
-                };
                 if (Bitboard(beside_files & not_ahead) & our_pawns).is_empty()
-                    && stop.is_some_and(|s| their_pawn_cover & (1u64 << usize::from(s)) != 0)
+                    && stop.is_some_and(|s| Bitboard(their_pawn_cover).contains(s))
                 {
                     backward += 1;
                 }
@@ -444,11 +439,6 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                     7 - sq.rank() as usize
                 };
                 sink.add(color, params::PASSED + rel, 1);
-                let stop = if color.is_white() {
-                    sq.offset(8)
-                } else {
-                    sq.offset(-8)
-                };
                 if let Some(stop) = stop {
                     if !occupied.contains(stop) {
                         sink.add(color, params::PASSED_FREE + rel, 1);
@@ -515,17 +505,16 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         let (us, them) = (colour_index(color), colour_index(!color));
         let theirs = board.by_color(!color);
         let pieces = theirs & !board.pawns() & !board.kings();
-        let our_pawns = board.pawns() & board.by_color(color);
-        let pawn_hits = Bitboard(pawn_attacks(color, our_pawns.0));
+        let by_minor = by_role[us][0] | by_role[us][1];
         let counts = [
-            (params::THREAT_BY_PAWN, pieces & pawn_hits),
+            (params::THREAT_BY_PAWN, pieces & by_pawns[us]),
             (
                 params::THREAT_BY_MINOR,
-                theirs & (board.rooks() | board.queens()) & by_minor[us],
+                theirs & (board.rooks() | board.queens()) & by_minor,
             ),
             (
                 params::THREAT_BY_ROOK,
-                theirs & board.queens() & by_rook[us],
+                theirs & board.queens() & by_role[us][2],
             ),
             (params::HANGING, pieces & attacked[us] & !attacked[them]),
         ];
