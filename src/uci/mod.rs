@@ -106,13 +106,10 @@ impl Session {
         };
         match cmd {
             Command::Uci => {
-                for l in output::id_lines(NAME, AUTHOR) {
-                    self.out.send(&l);
-                }
-                for l in options::declarations() {
-                    self.out.send(&l);
-                }
-                self.out.send(&output::uciok());
+                let mut block: Vec<String> = output::id_lines(NAME, AUTHOR).into();
+                block.extend(options::declarations());
+                block.push(output::uciok());
+                self.out.send_lines(&block);
             }
             Command::IsReady => self.out.send(&output::readyok()),
             Command::Debug(on) => self.debug = on,
@@ -318,37 +315,42 @@ impl Session {
                 } else {
                     lines.iter().map(|(_, n)| n).sum()
                 };
-                for (m, n) in lines {
-                    out.send(&format!("{m}: {n}"));
-                }
-                out.send("");
-                out.send(&format!("Nodes searched: {total}"));
-                out.send("");
+                // One block: an answer to a command sent meanwhile cannot
+                // split the divide.
+                let mut block: Vec<String> = lines
+                    .into_iter()
+                    .map(|(m, n)| format!("{m}: {n}"))
+                    .collect();
+                block.push(String::new());
+                block.push(format!("Nodes searched: {total}"));
+                block.push(String::new());
+                out.send_lines(&block);
             },
         );
     }
 
     fn display(&self) {
         let pos = self.game.position();
-        for l in crate::notation::diagram(pos.board()).lines() {
-            self.out.send(l);
-        }
-        self.out.send(&format!("Fen: {}", xfen(pos)));
-        self.out
-            .send(&format!("Shredder-FEN: {}", shredder_fen(pos)));
-        match self.game.start_number() {
-            Some(n) => self.out.send(&format!(
+        let mut block: Vec<String> = crate::notation::diagram(pos.board())
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        block.push(format!("Fen: {}", xfen(pos)));
+        block.push(format!("Shredder-FEN: {}", shredder_fen(pos)));
+        block.push(match self.game.start_number() {
+            Some(n) => format!(
                 "Start: Chess960 #{n} ({} moves played)",
                 self.game.moves().len()
-            )),
-            None => self.out.send("Start: FEN (not a Chess960 start position)"),
-        }
+            ),
+            None => "Start: FEN (not a Chess960 start position)".to_owned(),
+        });
         let key = pos
             .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
             .0;
-        self.out.send(&format!("Key: {key:016X}"));
+        block.push(format!("Key: {key:016X}"));
         let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
-        self.out.send(&format!("Checkers: {}", checkers.join(" ")));
+        block.push(format!("Checkers: {}", checkers.join(" ")));
+        self.out.send_lines(&block);
     }
 }
 

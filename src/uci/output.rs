@@ -42,29 +42,52 @@ impl Output {
     /// invalid UTF-8 or control bytes in an error message) becomes `?`, so
     /// the GUI always receives exactly one clean line.
     pub fn send(&self, line: &str) {
-        let clean: String = line
-            .chars()
-            .map(|c| if (' '..='~').contains(&c) { c } else { '?' })
-            .collect();
-        let line = clean.as_str();
+        self.send_lines(&[line]);
+    }
+
+    /// Send several lines as one block: no line from another thread (a
+    /// search's `info`, an error answer to the input thread) can fall
+    /// between them. Each line is cleaned as in [`Self::send`].
+    ///
+    /// The block goes out in a single `write_all`, so whatever reads the
+    /// stream never sees half a line, even with a writer that does not
+    /// buffer (a pipe, or a test's buffer read from another thread).
+    pub fn send_lines<S: AsRef<str>>(&self, lines: &[S]) {
+        let mut text = String::new();
+        for line in lines {
+            text.extend(line.as_ref().chars().map(
+                |c| {
+                    if (' '..='~').contains(&c) {
+                        c
+                    } else {
+                        '?'
+                    }
+                },
+            ));
+            text.push('\n');
+        }
         let Ok(mut inner) = self.inner.lock() else {
             return;
         };
         if !inner.broken {
-            let ok = writeln!(inner.out, "{line}").and_then(|()| inner.out.flush());
+            let ok = inner
+                .out
+                .write_all(text.as_bytes())
+                .and_then(|()| inner.out.flush());
             if ok.is_err() {
                 // The GUI is gone; stay quiet, `quit`/EOF will follow.
                 inner.broken = true;
             }
         }
-        log_line(&mut inner.log, '>', line);
+        for line in text.lines() {
+            log_line(&mut inner.log, '>', line);
+        }
     }
 
     /// Send `info string <text>`, one line per line of `text`.
     pub fn info_string(&self, text: &str) {
-        for l in text.lines() {
-            self.send(&format!("info string {l}"));
-        }
+        let block: Vec<String> = text.lines().map(|l| format!("info string {l}")).collect();
+        self.send_lines(&block);
     }
 
     /// Copy a line received from the GUI into the debug log.
@@ -203,6 +226,42 @@ mod tests {
             "bestmove a7a8n ponder e1h1"
         );
         assert_eq!(bestmove(None, None), "bestmove 0000");
+    }
+
+    /// Records each `write` call, as a reader on another thread would see
+    /// the stream between calls.
+    #[derive(Clone, Default)]
+    struct Calls(std::sync::Arc<Mutex<Vec<Vec<u8>>>>);
+
+    impl Write for Calls {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().expect("calls").push(b.to_vec());
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A line, or a block, is written whole in one call: a reader between
+    /// two calls never sees a partial line (CI once caught the perft divide
+    /// mid-line when its number and newline were two writes).
+    #[test]
+    fn lines_and_blocks_are_written_whole() {
+        let calls = Calls::default();
+        let out = Output::new(Box::new(calls.clone()));
+        out.send("g2g3: 20");
+        out.send_lines(&["a2a3: 20", "", "Nodes searched: 20"]);
+        out.send("bad \u{7} byte");
+        let got = calls.0.lock().expect("calls").clone();
+        assert_eq!(
+            got,
+            vec![
+                b"g2g3: 20\n".to_vec(),
+                b"a2a3: 20\n\nNodes searched: 20\n".to_vec(),
+                b"bad ? byte\n".to_vec(),
+            ]
+        );
     }
 
     #[test]
