@@ -6,6 +6,7 @@
 //! caller decides how to write moves (castling notation depends on the
 //! `UCI_Chess960` option, which the search knows nothing about).
 
+mod correction;
 mod ordering;
 pub mod tt;
 mod worker;

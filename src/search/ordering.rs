@@ -3,6 +3,7 @@
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
+use super::correction::Correction;
 use super::MAX_PLY;
 
 /// Piece values used by SEE and MVV-LVA (pawn..king; the king is "priceless"
@@ -137,6 +138,9 @@ pub struct Heuristics {
     /// Capture history by the capture's `piece_to` and captured role:
     /// orders captures of equal victims by how often they refuted.
     capture: Vec<[i32; 6]>,
+    /// Static-eval corrections by pawn structure, learnt from this
+    /// thread's searches (kept here because it persists the same way).
+    pub correction: Correction,
 }
 
 /// History values stay within this bound (gravity keeps them there).
@@ -158,6 +162,7 @@ impl Heuristics {
             counter: vec![[None; 64]; 64],
             cont: vec![[0; PIECE_TO]; PIECE_TO],
             capture: vec![[0; 6]; PIECE_TO],
+            correction: Correction::new(),
         }
     }
 

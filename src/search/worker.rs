@@ -672,12 +672,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         let tt_move = entry.map_or(0, |e| e.mv);
-        let tt_eval = entry.map(|e| e.eval);
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            tt_eval.unwrap_or_else(|| evaluate(pos))
-        };
+        let (raw_eval, static_eval) = self.static_eval(pos, in_check, entry);
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // A stored search score is a better estimate than the static eval
@@ -891,6 +886,18 @@ impl<'a> Worker<'a> {
         if skip.is_some() {
             return best;
         }
+        // What the search learnt about this pawn structure: only where the
+        // score's bound says which side of the static eval it lies on, and
+        // not from a capture or promotion, whose gain the eval cannot see.
+        let quiet_best = best_move.map_or(true, |m| !m.is_capture() && !m.is_promotion());
+        if !in_check
+            && quiet_best
+            && best.abs() < MATE_BOUND
+            && !(best >= beta && best <= static_eval)
+            && !(best <= original_alpha && best >= static_eval)
+        {
+            self.heur.correction.update(pos, depth, best, raw_eval);
+        }
         self.store_result(
             key,
             ply,
@@ -899,9 +906,23 @@ impl<'a> Worker<'a> {
             best_move,
             original_alpha,
             beta,
-            static_eval,
+            raw_eval,
         );
         best
+    }
+
+    /// The evaluation of a node: the raw static eval (from the table when
+    /// it has one; this is what the table stores) and that eval corrected
+    /// by what searches learnt about the pawn structure (what pruning
+    /// uses). Both are `-INFINITY` in check.
+    fn static_eval(&self, pos: &Chess, in_check: bool, entry: Option<Entry>) -> (i32, i32) {
+        if in_check {
+            return (-INFINITY, -INFINITY);
+        }
+        let raw = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+        let corrected =
+            (raw + self.heur.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        (raw, corrected)
     }
 
     fn quiescence(
@@ -929,21 +950,16 @@ impl<'a> Worker<'a> {
             return score;
         }
         let tt_move = entry.map_or(0, |e| e.mv);
-        let tt_eval = entry.map(|e| e.eval);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            tt_eval.unwrap_or_else(|| evaluate(pos))
-        };
+        let (raw_eval, static_eval) = self.static_eval(pos, in_check, entry);
         let stand_pat = refine(static_eval, entry, ply);
         if !in_check {
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.table
-                        .store(key, 0, to_tt(stand_pat, ply), stand_pat, 0, Bound::Lower);
+                        .store(key, 0, to_tt(stand_pat, ply), raw_eval, 0, Bound::Lower);
                 }
                 return stand_pat;
             }
@@ -1016,16 +1032,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        self.store_result(
-            key,
-            ply,
-            0,
-            best,
-            best_move,
-            original_alpha,
-            beta,
-            static_eval,
-        );
+        self.store_result(key, ply, 0, best, best_move, original_alpha, beta, raw_eval);
         best
     }
 }
