@@ -18,7 +18,9 @@ mod pesto;
 pub mod weights;
 
 use params::S;
-use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role, Square};
+use std::cell::RefCell;
+
+use shakmaty::{attacks, Bitboard, Board, Chess, Color, Position, Role, Square};
 use weights::WEIGHTS;
 
 /// King-zone attack units per square hit, by attacking role
@@ -31,6 +33,15 @@ trait Sink {
     fn piece(&mut self, color: Color, role: usize, sq: usize);
     /// Count feature `param` `n` times for `color`.
     fn add(&mut self, color: Color, param: usize, n: i32);
+    /// Report the terms that depend on the pawns alone; returns the passed
+    /// pawns by colour index. A sink may answer from a cache instead of
+    /// walking the pawns again (the search's does; the tuner's does not).
+    fn pawns(&mut self, board: &Board) -> [Bitboard; 2]
+    where
+        Self: Sized,
+    {
+        pawn_features(board, self)
+    }
 }
 
 /// Both halves of a weight in one integer, middlegame in the high 16 bits
@@ -130,6 +141,64 @@ impl Sink for Score {
             self.0 -= v;
         }
     }
+
+    fn pawns(&mut self, board: &Board) -> [Bitboard; 2] {
+        let white = (board.pawns() & board.white()).0;
+        let black = (board.pawns() & board.black()).0;
+        let index = (pawn_key(board) >> (64 - PAWN_CACHE_SIZE.trailing_zeros())) as usize;
+        PAWN_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.is_empty() {
+                cache.resize(PAWN_CACHE_SIZE, PawnEntry::default());
+            }
+            let e = &mut cache[index];
+            // Both pawn sets are compared: a hit is always the same
+            // structure (the empty entry is right for a pawnless board).
+            if e.white != white || e.black != black {
+                let mut part = Score::default();
+                let passed = pawn_features(board, &mut part);
+                *e = PawnEntry {
+                    white,
+                    black,
+                    score: part.0,
+                    passed: [passed[0].0, passed[1].0],
+                };
+            }
+            self.0 += e.score;
+            [Bitboard(e.passed[0]), Bitboard(e.passed[1])]
+        })
+    }
+}
+
+/// Entries in each thread's pawn-structure cache.
+const PAWN_CACHE_SIZE: usize = 4096;
+
+/// The pawn-only part of an evaluation, for the pawn sets it was made for.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    white: u64,
+    black: u64,
+    /// Packed score of the pawn-only terms, White minus Black.
+    score: i32,
+    passed: [u64; 2],
+}
+
+thread_local! {
+    /// Pawn structures change far less often than the pieces: most nodes
+    /// of a search share their pawns with many others, so each search
+    /// thread keeps the pawn-only terms of the structures it met.
+    static PAWN_CACHE: RefCell<Vec<PawnEntry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A hash of the pawn structure (both colours' pawn sets), from which the
+/// pawn cache and the search's eval correction take their indices (the
+/// high bits: a multiplicative hash mixes its input upward).
+pub fn pawn_key(board: &Board) -> u64 {
+    let white = (board.pawns() & board.white()).0;
+    let black = (board.pawns() & board.black()).0;
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
+    h
 }
 
 /// Records feature counts (white minus black): what the tuner uses.
@@ -310,6 +379,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     let mut attacked = [Bitboard::EMPTY; 2];
     let mut by_pawns = [Bitboard::EMPTY; 2];
     let mut by_role = [[Bitboard::EMPTY; 4]; 2];
+    let passed = sink.pawns(board);
     for color in Color::ALL {
         let ci = colour_index(color);
         let ours = board.by_color(color);
@@ -389,88 +459,43 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
             let units = (attack_units as usize).min(params::KING_ATTACK_LEN - 1);
             sink.add(color, params::KING_ATTACK + units, 1);
         }
-        // Pawn structure.
         by_pawns[ci] = Bitboard(pawn_cover);
         attacked[ci] |= Bitboard(pawn_cover);
-        let their_pawn_cover = pawn_attacks(!color, their_pawns.0);
-        let protected = (our_pawns & Bitboard(pawn_cover)).count() as i32;
-        if protected != 0 {
-            sink.add(color, params::PAWN_PROTECTED, protected);
-        }
-        const NOT_A: u64 = !0x0101_0101_0101_0101;
-        const NOT_H: u64 = !0x8080_8080_8080_8080;
-        let beside = ((our_pawns.0 & NOT_H) << 1) | ((our_pawns.0 & NOT_A) >> 1);
-        let phalanx = (our_pawns & Bitboard(beside)).count() as i32;
-        if phalanx != 0 {
-            sink.add(color, params::PAWN_PHALANX, phalanx);
-        }
         let our_king = board.king_of(color);
-        let mut isolated = 0;
-        let mut doubled = 0;
-        let mut backward = 0;
-        for sq in our_pawns {
-            let f = sq.file() as i32;
-            // The square in front of the pawn.
+        // Passed pawns: what depends on more than the pawns.
+        for sq in passed[ci] {
+            let rel = if color.is_white() {
+                sq.rank() as usize
+            } else {
+                7 - sq.rank() as usize
+            };
             let stop = if color.is_white() {
                 sq.offset(8)
             } else {
                 sq.offset(-8)
             };
-            let beside_files = file_mask(f - 1) | file_mask(f + 1);
-            if (Bitboard(beside_files) & our_pawns).is_empty() {
-                isolated += 1;
-            } else {
-                // Supporters: own pawns beside or behind on adjacent files.
-                let not_ahead = !front_span(color, sq);
-                if (Bitboard(beside_files & not_ahead) & our_pawns).is_empty()
-                    && stop.is_some_and(|s| Bitboard(their_pawn_cover).contains(s))
-                {
-                    backward += 1;
+            if let Some(stop) = stop {
+                if !occupied.contains(stop) {
+                    sink.add(color, params::PASSED_FREE + rel, 1);
                 }
-            }
-            let span = front_span(color, sq);
-            if (Bitboard(span & file_mask(f)) & our_pawns).any() {
-                doubled += 1;
-            }
-            if (Bitboard(span) & their_pawns).is_empty() {
-                let rel = if color.is_white() {
-                    sq.rank() as usize
-                } else {
-                    7 - sq.rank() as usize
-                };
-                sink.add(color, params::PASSED + rel, 1);
-                if let Some(stop) = stop {
-                    if !occupied.contains(stop) {
-                        sink.add(color, params::PASSED_FREE + rel, 1);
+                let weight = rel as i32 - 1;
+                if weight > 0 {
+                    if let Some(k) = our_king {
+                        sink.add(
+                            color,
+                            params::PASSED_OWN_KING,
+                            weight * k.distance(stop) as i32,
+                        );
                     }
-                    let weight = rel as i32 - 1;
-                    if weight > 0 {
-                        if let Some(k) = our_king {
-                            sink.add(
-                                color,
-                                params::PASSED_OWN_KING,
-                                weight * k.distance(stop) as i32,
-                            );
-                        }
-                        if let Some(k) = their_king {
-                            sink.add(
-                                color,
-                                params::PASSED_THEIR_KING,
-                                weight * k.distance(stop) as i32,
-                            );
-                        }
+                    if let Some(k) = their_king {
+                        sink.add(
+                            color,
+                            params::PASSED_THEIR_KING,
+                            weight * k.distance(stop) as i32,
+                        );
                     }
                 }
             }
-        }
-        if isolated != 0 {
-            sink.add(color, params::ISOLATED, isolated);
-        }
-        if doubled != 0 {
-            sink.add(color, params::DOUBLED, doubled);
-        }
-        if backward != 0 {
-            sink.add(color, params::BACKWARD, backward);
         }
         // King shelter while the king is still near home.
         if let Some(k) = our_king {
@@ -545,6 +570,78 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         }
     }
     game_phase.min(24)
+}
+
+/// The terms that depend on the pawns alone (protected, phalanx,
+/// isolated, doubled, backward and passed pawns by rank), reported to
+/// `sink`; returns each colour's passed pawns, for the passed-pawn terms
+/// that also depend on the pieces.
+fn pawn_features<K: Sink>(board: &Board, sink: &mut K) -> [Bitboard; 2] {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let mut passed = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        let our_pawns = board.pawns() & board.by_color(color);
+        let their_pawns = board.pawns() & board.by_color(!color);
+        let pawn_cover = pawn_attacks(color, our_pawns.0);
+        let their_pawn_cover = pawn_attacks(!color, their_pawns.0);
+        let protected = (our_pawns & Bitboard(pawn_cover)).count() as i32;
+        if protected != 0 {
+            sink.add(color, params::PAWN_PROTECTED, protected);
+        }
+        let beside = ((our_pawns.0 & NOT_H) << 1) | ((our_pawns.0 & NOT_A) >> 1);
+        let phalanx = (our_pawns & Bitboard(beside)).count() as i32;
+        if phalanx != 0 {
+            sink.add(color, params::PAWN_PHALANX, phalanx);
+        }
+        let mut isolated = 0;
+        let mut doubled = 0;
+        let mut backward = 0;
+        for sq in our_pawns {
+            let f = sq.file() as i32;
+            // The square in front of the pawn.
+            let stop = if color.is_white() {
+                sq.offset(8)
+            } else {
+                sq.offset(-8)
+            };
+            let beside_files = file_mask(f - 1) | file_mask(f + 1);
+            if (Bitboard(beside_files) & our_pawns).is_empty() {
+                isolated += 1;
+            } else {
+                // Supporters: own pawns beside or behind on adjacent files.
+                let not_ahead = !front_span(color, sq);
+                if (Bitboard(beside_files & not_ahead) & our_pawns).is_empty()
+                    && stop.is_some_and(|s| Bitboard(their_pawn_cover).contains(s))
+                {
+                    backward += 1;
+                }
+            }
+            let span = front_span(color, sq);
+            if (Bitboard(span & file_mask(f)) & our_pawns).any() {
+                doubled += 1;
+            }
+            if (Bitboard(span) & their_pawns).is_empty() {
+                let rel = if color.is_white() {
+                    sq.rank() as usize
+                } else {
+                    7 - sq.rank() as usize
+                };
+                sink.add(color, params::PASSED + rel, 1);
+                passed[colour_index(color)] |= Bitboard::from(sq);
+            }
+        }
+        if isolated != 0 {
+            sink.add(color, params::ISOLATED, isolated);
+        }
+        if doubled != 0 {
+            sink.add(color, params::DOUBLED, doubled);
+        }
+        if backward != 0 {
+            sink.add(color, params::BACKWARD, backward);
+        }
+    }
+    passed
 }
 
 /// 0 for White, 1 for Black: an index into per-colour arrays.

@@ -14,6 +14,8 @@
 
 use shakmaty::{Chess, Color, Position};
 
+use crate::eval::pawn_key;
+
 /// Entries per side to move (a power of two).
 const SIZE: usize = 16_384;
 
@@ -37,16 +39,10 @@ impl Default for Correction {
     }
 }
 
-/// Index of `pos`'s pawn structure: a multiplicative hash of the two
-/// colours' pawn sets. Two structures sharing an index share an average,
-/// which only blurs a correction that is bounded anyway.
+/// Index of `pos`'s pawn structure. Two structures sharing an index share
+/// an average, which only blurs a correction that is bounded anyway.
 fn index(pos: &Chess) -> usize {
-    let board = pos.board();
-    let white = (board.pawns() & board.white()).0;
-    let black = (board.pawns() & board.black()).0;
-    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
-    (h >> (64 - SIZE.trailing_zeros())) as usize
+    (pawn_key(pos.board()) >> (64 - SIZE.trailing_zeros())) as usize
 }
 
 fn side(pos: &Chess) -> usize {
