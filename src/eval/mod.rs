@@ -196,9 +196,8 @@ thread_local! {
 pub fn pawn_key(board: &Board) -> u64 {
     let white = (board.pawns() & board.white()).0;
     let black = (board.pawns() & board.black()).0;
-    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
-    h
+    white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
 }
 
 /// Records feature counts (white minus black): what the tuner uses.
