@@ -89,6 +89,16 @@ const fn relative(black: bool, sq: usize) -> usize {
     }
 }
 
+/// The rank of `sq` counted from `color`'s side (0 = its back rank).
+fn relative_rank(color: Color, sq: Square) -> usize {
+    relative(color.is_black(), usize::from(sq)) / 8
+}
+
+/// The square in front of `sq` for `color` (none beyond the last rank).
+fn square_in_front(color: Color, sq: Square) -> Option<Square> {
+    sq.offset(if color.is_white() { 8 } else { -8 })
+}
+
 /// Material plus piece-square value (PeSTO and the tuned corrections to
 /// material and squares),
 /// packed, by colour (white, black), role (pawn..king) and square.
@@ -143,9 +153,8 @@ impl Sink for Score {
     }
 
     fn pawns(&mut self, board: &Board) -> [Bitboard; 2] {
-        let white = (board.pawns() & board.white()).0;
-        let black = (board.pawns() & board.black()).0;
-        let index = (pawn_key(board) >> (64 - PAWN_CACHE_SIZE.trailing_zeros())) as usize;
+        let (white, black) = pawn_sets(board);
+        let index = (pawn_hash(white, black) >> (64 - PAWN_CACHE_SIZE.trailing_zeros())) as usize;
         PAWN_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if cache.is_empty() {
@@ -194,8 +203,19 @@ thread_local! {
 /// pawn cache and the search's eval correction take their indices (the
 /// high bits: a multiplicative hash mixes its input upward).
 pub fn pawn_key(board: &Board) -> u64 {
-    let white = (board.pawns() & board.white()).0;
-    let black = (board.pawns() & board.black()).0;
+    let (white, black) = pawn_sets(board);
+    pawn_hash(white, black)
+}
+
+/// White's and Black's pawns.
+fn pawn_sets(board: &Board) -> (u64, u64) {
+    (
+        (board.pawns() & board.white()).0,
+        (board.pawns() & board.black()).0,
+    )
+}
+
+fn pawn_hash(white: u64, black: u64) -> u64 {
     white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29)
 }
@@ -421,7 +441,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                     attackers += 1;
                     attack_units += ATTACK_UNITS[i] * hits;
                 }
-                let rel_rank = relative(color.is_black(), usize::from(sq)) / 8;
+                let rel_rank = relative_rank(color, sq);
                 if matches!(role, Role::Knight | Role::Bishop)
                     && (3..=5).contains(&rel_rank)
                     && Bitboard(pawn_cover).contains(sq)
@@ -438,8 +458,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                 }
                 if role == Role::Rook && rel_rank == 6 {
                     let seventh = Bitboard(0xffu64 << if color.is_white() { 48 } else { 8 });
-                    let eighth_king = their_king
-                        .is_some_and(|k| relative(color.is_black(), usize::from(k)) / 8 == 7);
+                    let eighth_king = their_king.is_some_and(|k| relative_rank(color, k) == 7);
                     if eighth_king || (seventh & their_pawns).any() {
                         sink.add(color, params::ROOK_SEVENTH, 1);
                     }
@@ -463,17 +482,8 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         let our_king = board.king_of(color);
         // Passed pawns: what depends on more than the pawns.
         for sq in passed[ci] {
-            let rel = if color.is_white() {
-                sq.rank() as usize
-            } else {
-                7 - sq.rank() as usize
-            };
-            let stop = if color.is_white() {
-                sq.offset(8)
-            } else {
-                sq.offset(-8)
-            };
-            if let Some(stop) = stop {
+            let rel = relative_rank(color, sq);
+            if let Some(stop) = square_in_front(color, sq) {
                 if !occupied.contains(stop) {
                     sink.add(color, params::PASSED_FREE + rel, 1);
                 }
@@ -499,12 +509,7 @@ fn features<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         // King shelter while the king is still near home.
         if let Some(k) = our_king {
             attacked[ci] |= attacks::king_attacks(k);
-            let rel = if color.is_white() {
-                k.rank() as u32
-            } else {
-                7 - k.rank() as u32
-            };
-            if rel <= 1 {
+            if relative_rank(color, k) <= 1 {
                 let span = front_span(color, k);
                 let mut missing = 0;
                 for f in (k.file() as i32 - 1)..=(k.file() as i32 + 1) {
@@ -598,12 +603,7 @@ fn pawn_features<K: Sink>(board: &Board, sink: &mut K) -> [Bitboard; 2] {
         let mut backward = 0;
         for sq in our_pawns {
             let f = sq.file() as i32;
-            // The square in front of the pawn.
-            let stop = if color.is_white() {
-                sq.offset(8)
-            } else {
-                sq.offset(-8)
-            };
+            let stop = square_in_front(color, sq);
             let beside_files = file_mask(f - 1) | file_mask(f + 1);
             if (Bitboard(beside_files) & our_pawns).is_empty() {
                 isolated += 1;
@@ -621,12 +621,7 @@ fn pawn_features<K: Sink>(board: &Board, sink: &mut K) -> [Bitboard; 2] {
                 doubled += 1;
             }
             if (Bitboard(span) & their_pawns).is_empty() {
-                let rel = if color.is_white() {
-                    sq.rank() as usize
-                } else {
-                    7 - sq.rank() as usize
-                };
-                sink.add(color, params::PASSED + rel, 1);
+                sink.add(color, params::PASSED + relative_rank(color, sq), 1);
                 passed[colour_index(color)] |= Bitboard::from(sq);
             }
         }

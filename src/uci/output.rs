@@ -55,15 +55,7 @@ impl Output {
     pub fn send_lines<S: AsRef<str>>(&self, lines: &[S]) {
         let mut text = String::new();
         for line in lines {
-            text.extend(line.as_ref().chars().map(
-                |c| {
-                    if (' '..='~').contains(&c) {
-                        c
-                    } else {
-                        '?'
-                    }
-                },
-            ));
+            text.extend(line.as_ref().chars().map(printable));
             text.push('\n');
         }
         let Ok(mut inner) = self.inner.lock() else {
@@ -111,6 +103,15 @@ impl Output {
             inner.log = file;
         }
         Ok(())
+    }
+}
+
+/// `c` if it is printable ASCII, else `?`.
+fn printable(c: char) -> char {
+    if (' '..='~').contains(&c) {
+        c
+    } else {
+        '?'
     }
 }
 
