@@ -466,6 +466,8 @@ impl<'a> Worker<'a> {
             .update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal)
             .map_or_else(|| hash(child), |z| z.0);
         debug_assert_eq!(child_key, hash(child));
+        // The child probes this slot first thing; start loading it now.
+        self.table.prefetch(child_key);
         self.keys.push(child_key);
         self.played[ply + 1] = Some(m);
     }
@@ -721,7 +723,7 @@ impl<'a> Worker<'a> {
         if tt_move == 0 && depth >= 4 && skip.is_none() {
             depth -= 1;
         }
-        let moves: MoveList = pos.legal_moves();
+        let mut moves: MoveList = pos.legal_moves();
         // Singular extension: if the table's move beats every other move by
         // a margin (searched without it, shallower, just below its score),
         // it is the only good move here and earns one more ply. If even the
@@ -766,7 +768,8 @@ impl<'a> Worker<'a> {
         }
         let ctx = self.context(pos, ply);
         let mut scores = self.score_moves(pos, &moves, tt_move, ply, ctx);
-        let mut order = moves;
+        // Sorted in place: moving a `MoveList` copies all 256 slots.
+        let order = &mut moves;
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -966,21 +969,23 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let moves: MoveList = if in_check {
-            pos.legal_moves()
-        } else {
-            let mut caps = pos.capture_moves();
-            for m in pos.promotion_moves() {
-                if !m.is_capture() {
-                    caps.push(m);
-                }
-            }
-            caps
-        };
-        if in_check && moves.is_empty() {
+        let mut order: MoveList = pos.legal_moves();
+        if !in_check {
+            // Captures, then promotions that capture nothing, each in
+            // generation order: from one generation, where shakmaty's
+            // `capture_moves` and `promotion_moves` would make two.
+            let quiet_promotions: ArrayVec<Move, 32> = order
+                .iter()
+                .copied()
+                .filter(|m| m.is_promotion() && !m.is_capture())
+                .take(32)
+                .collect();
+            order.retain(|m| m.is_capture());
+            order.extend(quiet_promotions);
+        }
+        if in_check && order.is_empty() {
             return -MATE + ply as i32;
         }
-        let mut order = moves;
         let mut keys: Scores = order
             .iter()
             .map(|&m| {
