@@ -54,91 +54,135 @@ pub fn pack_move(m: Move) -> u16 {
     u16::from(from) | (u16::from(to) << 6) | (promo << 12)
 }
 
-/// The transposition table.
+/// Entries per bucket: four 16-byte entries fill one 64-byte cache line,
+/// so a probe costs one memory access and a store can choose whom to evict.
+const WAYS: usize = 4;
+
+/// One cache line of entries, each `[key ^ data, data]`.
+#[repr(align(64))]
+struct Bucket([[AtomicU64; 2]; WAYS]);
+
+/// The shared transposition table: buckets of [`WAYS`] entries.
 pub struct Table {
-    slots: Vec<[AtomicU64; 2]>,
+    buckets: Vec<Bucket>,
     generation: AtomicU64,
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one slot).
+    /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
-        let count = (mb.max(1) * 1024 * 1024 / 16).max(1);
-        let mut slots = Vec::with_capacity(count);
-        slots.resize_with(count, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, || {
+            Bucket(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))
+        });
         Table {
-            slots,
+            buckets,
             generation: AtomicU64::new(0),
         }
     }
 
-    /// Empty every slot (UCI `Clear Hash`, `ucinewgame`).
-    pub fn clear(&self) {
-        for s in &self.slots {
-            s[0].store(0, Ordering::Relaxed);
-            s[1].store(0, Ordering::Relaxed);
+    /// A table of exactly `n` buckets (tests force collisions with one).
+    #[cfg(test)]
+    fn with_buckets(n: usize) -> Table {
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, || {
+            Bucket(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))
+        });
+        Table {
+            buckets,
+            generation: AtomicU64::new(0),
         }
     }
 
-    /// Start a new search: older entries become preferred victims.
+    /// Empty every entry (UCI `Clear Hash`, `ucinewgame`).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for e in &b.0 {
+                e[0].store(0, Ordering::Relaxed);
+                e[1].store(0, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Start a new search: entries of older searches become the first to
+    /// be replaced.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn index(&self, key: u64) -> usize {
-        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
     }
 
-    /// Look `key` up.
-    /// Ask the CPU to start loading `key`'s slot into the cache, so that
+    /// Ask the CPU to start loading `key`'s bucket into the cache, so that
     /// the probe that follows does not wait for memory. A hint only: it
     /// changes no state and does nothing on targets without prefetch.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot: *const [AtomicU64; 2] = &self.slots[self.index(key)];
+            let bucket: *const Bucket = self.bucket(key);
             // SAFETY: `_mm_prefetch` only hints the cache; it never faults
             // and the pointer comes from a live reference.
             unsafe {
-                std::arch::x86_64::_mm_prefetch(slot.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0);
+                std::arch::x86_64::_mm_prefetch(
+                    bucket.cast::<i8>(),
+                    std::arch::x86_64::_MM_HINT_T0,
+                );
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
 
+    /// The entry stored for `key`, if any (a torn or foreign entry is
+    /// never returned: its check word does not match).
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots[self.index(key)];
-        let data = slot[1].load(Ordering::Relaxed);
-        let check = slot[0].load(Ordering::Relaxed);
-        if data == 0 || check ^ data != key {
-            return None;
-        }
-        Some(unpack(data))
+        self.bucket(key).0.iter().find_map(|e| {
+            let data = e[1].load(Ordering::Relaxed);
+            let check = e[0].load(Ordering::Relaxed);
+            (data != 0 && check ^ data == key).then(|| unpack(data))
+        })
     }
 
-    /// Store a result, replacing the slot unless it holds a deeper result of
-    /// the current search for another position.
+    /// Store a search result. In `key`'s bucket it overwrites `key`'s own
+    /// entry (unless that one is much deeper and this result is only a
+    /// bound), else an empty entry, else the entry worth least: shallow and
+    /// from older searches first.
     pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: Bound) {
-        let slot = &self.slots[self.index(key)];
+        let bucket = &self.bucket(key).0;
         let gen = self.generation.load(Ordering::Relaxed) & 0xff;
-        let old = slot[1].load(Ordering::Relaxed);
-        let old_key = slot[0].load(Ordering::Relaxed) ^ old;
-        if old != 0 {
-            let old_gen = (old >> 56) & 0xff;
-            let old_depth = ((old >> 48) & 0xff) as i32;
-            if old_key != key && old_gen == gen && old_depth > depth + 2 {
-                return;
+        let mut target = &bucket[0];
+        let mut target_value = i32::MAX;
+        let mut old = 0;
+        for e in bucket {
+            let data = e[1].load(Ordering::Relaxed);
+            let stored_key = e[0].load(Ordering::Relaxed) ^ data;
+            if data != 0 && stored_key == key {
+                let old_depth = ((data >> 48) & 0xff) as i32;
+                if bound != Bound::Exact && old_depth > depth + 3 {
+                    return;
+                }
+                target = e;
+                old = data;
+                break;
             }
-            // The same position: a much shallower bound (a quiescence
-            // result over a search result) would only lose information.
-            if old_key == key && bound != Bound::Exact && old_depth > depth + 3 {
-                return;
+            // Worth of keeping an entry: its depth, less for every search
+            // since it was stored; an empty entry is worth nothing.
+            let value = if data == 0 {
+                i32::MIN
+            } else {
+                let age = (gen.wrapping_sub((data >> 56) & 0xff) & 0xff) as i32;
+                ((data >> 48) & 0xff) as i32 - 8 * age
+            };
+            if value < target_value {
+                target_value = value;
+                target = e;
             }
         }
-        // Keep a known best move when this search found none.
-        let mv = if mv == 0 && old != 0 && old_key == key {
+        let mv = if mv == 0 && old != 0 {
             (old & 0xffff) as u16
         } else {
             mv
@@ -148,9 +192,6 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        // Layout: move 0-15 | score 16-31 (i16) | eval 32-45 (14-bit signed,
-        // clamped; only used for pruning margins) | bound 46-47 | depth 48-55
-        // | generation 56-63.
         let eval14 = (eval.clamp(-8191, 8191) as i16 as u16 & 0x3fff) as u64;
         let data = u64::from(mv)
             | (u64::from(score as i16 as u16) << 16)
@@ -158,21 +199,20 @@ impl Table {
             | (b << 46)
             | ((depth.clamp(0, 255) as u64) << 48)
             | (gen << 56);
-        slot[1].store(data, Ordering::Relaxed);
-        slot[0].store(key ^ data, Ordering::Relaxed);
+        target[1].store(data, Ordering::Relaxed);
+        target[0].store(key ^ data, Ordering::Relaxed);
     }
 
-    /// Permille of slots used by the current search (UCI `hashfull`).
+    /// Permille of the first entries filled in this search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation.load(Ordering::Relaxed) & 0xff;
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
-            .iter()
-            .filter(|s| {
-                let d = s[1].load(Ordering::Relaxed);
-                d != 0 && (d >> 56) == gen
-            })
-            .count();
+        let sample = self.buckets.iter().take(250).flat_map(|b| b.0.iter());
+        let (mut used, mut n) = (0, 0);
+        for e in sample {
+            let d = e[1].load(Ordering::Relaxed);
+            used += usize::from(d != 0 && (d >> 56) == gen);
+            n += 1;
+        }
         (used * 1000 / n.max(1)) as u32
     }
 }
@@ -198,6 +238,42 @@ fn unpack(data: u64) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bucket_evicts_the_shallowest_and_oldest() {
+        let t = Table::with_buckets(1);
+        t.new_search();
+        let depth_of = |k: u64| t.probe(k).map(|e| e.depth);
+        for (k, d) in [(11, 10), (12, 20), (13, 30), (14, 40)] {
+            t.store(k, 0, 0, 0, d, Bound::Exact);
+        }
+        for (k, d) in [(11, 10), (12, 20), (13, 30), (14, 40)] {
+            assert_eq!(depth_of(k), Some(d), "all four fit in one bucket");
+        }
+        // A fifth position replaces the shallowest of this search.
+        t.store(15, 0, 0, 0, 5, Bound::Exact);
+        assert_eq!(depth_of(11), None);
+        assert_eq!(depth_of(15), Some(5));
+        // The same position is updated in place, keeping its move when the
+        // new result has none; a bound does not replace a much deeper entry.
+        t.store(12, 77, 0, 0, 21, Bound::Lower);
+        t.store(12, 0, 0, 0, 22, Bound::Exact);
+        assert_eq!(t.probe(12).map(|e| (e.depth, e.mv)), Some((22, 77)));
+        t.store(14, 0, 0, 0, 2, Bound::Upper);
+        assert_eq!(depth_of(14), Some(40));
+        // Entries from older searches lose 8 plies of worth per search:
+        // three searches later, depth 5 is worth -19 and depth 22 is worth
+        // -2, both less than a fresh depth-1 entry.
+        for _ in 0..3 {
+            t.new_search();
+        }
+        t.store(16, 0, 0, 0, 1, Bound::Exact);
+        assert_eq!(depth_of(15), None, "old depth 5 was worth least");
+        assert_eq!(depth_of(16), Some(1));
+        t.store(17, 0, 0, 0, 1, Bound::Exact);
+        assert_eq!(depth_of(12), None, "then old depth 22 (worth -2) before fresh depth 1");
+        assert_eq!(depth_of(16), Some(1));
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
