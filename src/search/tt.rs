@@ -71,23 +71,18 @@ pub struct Table {
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, || {
-            Bucket(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))
-        });
-        Table {
-            buckets,
-            generation: AtomicU64::new(0),
-        }
+        Table::with_buckets(mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>())
     }
 
-    /// A table of exactly `n` buckets (tests force collisions with one).
-    #[cfg(test)]
+    /// A table of exactly `n` buckets, at least one (tests force
+    /// collisions with one).
     fn with_buckets(n: usize) -> Table {
+        let n = n.max(1);
         let mut buckets = Vec::with_capacity(n);
         buckets.resize_with(n, || {
-            Bucket(std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]))
+            Bucket(std::array::from_fn(|_| {
+                [AtomicU64::new(0), AtomicU64::new(0)]
+            }))
         });
         Table {
             buckets,
@@ -271,7 +266,11 @@ mod tests {
         assert_eq!(depth_of(15), None, "old depth 5 was worth least");
         assert_eq!(depth_of(16), Some(1));
         t.store(17, 0, 0, 0, 1, Bound::Exact);
-        assert_eq!(depth_of(12), None, "then old depth 22 (worth -2) before fresh depth 1");
+        assert_eq!(
+            depth_of(12),
+            None,
+            "then old depth 22 (worth -2) before fresh depth 1"
+        );
         assert_eq!(depth_of(16), Some(1));
     }
 
