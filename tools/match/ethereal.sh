@@ -31,7 +31,8 @@ mkdir -p "$OUTDIR"
   -each tc="$TC" -variant fischerandom \
   -openings file="$EPD" format=epd order=random -srand "$SEED" \
   -rounds $(( (GAMES + 1) / 2 )) -games 2 -concurrency "$CONCURRENCY" \
-  -ratinginterval 0 -pgnout file="$OUTDIR/games.pgn" > "$OUTDIR/fastchess.out" 2>&1 || true
+  -ratinginterval 0 -pgnout file="$OUTDIR/games.pgn" \
+  -config outname="$OUTDIR/config.json" > "$OUTDIR/fastchess.out" 2>&1 || true
 awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} END{printf "%s", buf}' "$OUTDIR/fastchess.out"
 grep -o '^Finished game [0-9]* ([^)]*): [^ ]* {[^}]*}' "$OUTDIR/fastchess.out" \
   | sed 's/.*{\(.*\)}/\1/' | sort | uniq -c | sort -rn
