@@ -156,8 +156,9 @@ impl Table {
             let data = e[1].load(Ordering::Relaxed);
             let stored_key = e[0].load(Ordering::Relaxed) ^ data;
             if data != 0 && stored_key == key {
-                let old_depth = ((data >> 48) & 0xff) as i32;
-                if bound != Bound::Exact && old_depth > depth + 3 {
+                // The same position: a much shallower bound (a quiescence
+                // result over a search result) would only lose information.
+                if bound != Bound::Exact && stored_depth(data) > depth + 3 {
                     return;
                 }
                 target = e;
@@ -169,14 +170,15 @@ impl Table {
             let value = if data == 0 {
                 i32::MIN
             } else {
-                let age = (gen.wrapping_sub((data >> 56) & 0xff) & 0xff) as i32;
-                ((data >> 48) & 0xff) as i32 - 8 * age
+                let age = (gen.wrapping_sub(stored_generation(data)) & 0xff) as i32;
+                stored_depth(data) - 8 * age
             };
             if value < target_value {
                 target_value = value;
                 target = e;
             }
         }
+        // Keep a known best move when this search found none.
         let mv = if mv == 0 && old != 0 {
             (old & 0xffff) as u16
         } else {
@@ -187,6 +189,9 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
+        // Layout: move 0-15 | score 16-31 (i16) | eval 32-45 (14-bit signed,
+        // clamped; only used for pruning margins) | bound 46-47 | depth 48-55
+        // | generation 56-63.
         let eval14 = (eval.clamp(-8191, 8191) as i16 as u16 & 0x3fff) as u64;
         let data = u64::from(mv)
             | (u64::from(score as i16 as u16) << 16)
@@ -201,14 +206,16 @@ impl Table {
     /// Permille of the first entries filled in this search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation.load(Ordering::Relaxed) & 0xff;
-        let sample = self.buckets.iter().take(250).flat_map(|b| b.0.iter());
-        let (mut used, mut n) = (0, 0);
-        for e in sample {
-            let d = e[1].load(Ordering::Relaxed);
-            used += usize::from(d != 0 && (d >> 56) == gen);
-            n += 1;
-        }
-        (used * 1000 / n.max(1)) as u32
+        let sample = &self.buckets[..self.buckets.len().min(250)];
+        let used = sample
+            .iter()
+            .flat_map(|b| &b.0)
+            .filter(|e| {
+                let d = e[1].load(Ordering::Relaxed);
+                d != 0 && stored_generation(d) == gen
+            })
+            .count();
+        (used * 1000 / (sample.len() * WAYS).max(1)) as u32
     }
 }
 
@@ -225,9 +232,19 @@ fn unpack(data: u64) -> Entry {
         mv: (data & 0xffff) as u16,
         score: ((data >> 16) & 0xffff) as u16 as i16 as i32,
         eval,
-        depth: ((data >> 48) & 0xff) as i32,
+        depth: stored_depth(data),
         bound,
     }
+}
+
+/// The depth field of packed entry data.
+fn stored_depth(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32
+}
+
+/// The generation (search number, mod 256) of packed entry data.
+fn stored_generation(data: u64) -> u64 {
+    data >> 56
 }
 
 #[cfg(test)]
