@@ -13,6 +13,7 @@
 //! so the two cannot drift apart. The weights are fitted to Chess960
 //! positions by `tools/tune` (Texel's method; see its README).
 
+pub mod nnue;
 pub mod params;
 mod pesto;
 pub mod weights;

@@ -11,7 +11,8 @@ use super::ordering::{mvv_lva, piece_to, see, Context, Heuristics};
 use super::tt::{pack_move, Bound, Entry, Table};
 use super::{Control, Limits, Outcome, Report, Reporter, Score, INFINITY, MATE, MATE_BOUND};
 use super::{MAX_DEPTH, MAX_PLY};
-use crate::eval::{evaluate, has_non_pawn_material};
+use crate::eval::has_non_pawn_material;
+use crate::eval::nnue::{network, Accumulator, Network};
 
 /// Move-ordering scores of one node, parallel to its move list.
 type Scores = ArrayVec<i32, 256>;
@@ -48,6 +49,10 @@ pub(super) struct Worker<'a> {
     excluded: Vec<Move>,
     /// The move a singular-extension search at each ply leaves out.
     singular_skip: Vec<Option<Move>>,
+    /// The evaluation network and its accumulators for each ply of the
+    /// current path, updated as moves are made.
+    net: &'static Network,
+    accs: Vec<Accumulator>,
     aborted: bool,
 }
 
@@ -131,6 +136,8 @@ impl<'a> Worker<'a> {
                 .filter(|m| limits.searchmoves.contains(m))
                 .collect()
         };
+        let net = network();
+        let root_acc = net.refresh(root.board());
         Worker {
             root,
             limits,
@@ -149,6 +156,8 @@ impl<'a> Worker<'a> {
             root_moves,
             excluded: Vec::new(),
             singular_skip: vec![None; MAX_PLY + 2],
+            net,
+            accs: vec![root_acc; MAX_PLY + 2],
             aborted: false,
         }
     }
@@ -470,6 +479,20 @@ impl<'a> Worker<'a> {
         self.table.prefetch(child_key);
         self.keys.push(child_key);
         self.played[ply + 1] = Some(m);
+        let (done, next) = self.accs.split_at_mut(ply + 1);
+        self.net
+            .update(&done[ply], parent.board(), child.board(), &mut next[0]);
+    }
+
+    /// The network's evaluation of `pos`, the position at `ply` of the
+    /// current path.
+    fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+        let own = self.net.evaluate(&self.accs[ply], pos.turn());
+        if self.net.residual() {
+            own + crate::eval::evaluate(pos)
+        } else {
+            own
+        }
     }
 
     fn pop(&mut self) {
@@ -564,7 +587,7 @@ impl<'a> Worker<'a> {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        (ply >= MAX_PLY).then(|| evaluate(pos))
+        (ply >= MAX_PLY).then(|| self.evaluate(pos, ply))
     }
 
     /// The stored score of `entry` if it settles this node without a
@@ -674,7 +697,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         let tt_move = entry.map_or(0, |e| e.mv);
-        let (raw_eval, static_eval) = self.static_eval(pos, in_check, entry);
+        let (raw_eval, static_eval) = self.static_eval(pos, ply, in_check, entry);
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // A stored search score is a better estimate than the static eval
@@ -699,6 +722,8 @@ impl<'a> Worker<'a> {
                     let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                     self.keys.push(hash(&null));
                     self.played[ply + 1] = None;
+                    let (done, next) = self.accs.split_at_mut(ply + 1);
+                    next[0].clone_from(&done[ply]);
                     let score = -self.negamax(
                         &null,
                         depth - 1 - r,
@@ -918,11 +943,17 @@ impl<'a> Worker<'a> {
     /// it has one; this is what the table stores) and that eval corrected
     /// by what searches learnt about the pawn structure (what pruning
     /// uses). Both are `-INFINITY` in check.
-    fn static_eval(&self, pos: &Chess, in_check: bool, entry: Option<Entry>) -> (i32, i32) {
+    fn static_eval(
+        &self,
+        pos: &Chess,
+        ply: usize,
+        in_check: bool,
+        entry: Option<Entry>,
+    ) -> (i32, i32) {
         if in_check {
             return (-INFINITY, -INFINITY);
         }
-        let raw = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+        let raw = entry.map_or_else(|| self.evaluate(pos, ply), |e| e.eval);
         let corrected =
             (raw + self.heur.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         (raw, corrected)
@@ -956,7 +987,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move: Option<Move> = None;
-        let (raw_eval, static_eval) = self.static_eval(pos, in_check, entry);
+        let (raw_eval, static_eval) = self.static_eval(pos, ply, in_check, entry);
         let stand_pat = refine(static_eval, entry, ply);
         if !in_check {
             if stand_pat >= beta {

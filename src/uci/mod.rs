@@ -133,9 +133,12 @@ impl Session {
             }
             Command::Display => self.display(),
             Command::Eval => {
-                let e = crate::eval::evaluate(self.game.position());
-                self.out
-                    .send(&format!("info string eval {e} cp (side to move)"));
+                let pos = self.game.position();
+                let e = crate::eval::nnue::evaluate(pos);
+                let hce = crate::eval::evaluate(pos);
+                self.out.send(&format!(
+                    "info string eval {e} cp (side to move; network, as the search uses it; hand-made terms: {hce} cp)"
+                ));
             }
         }
         Flow::Continue

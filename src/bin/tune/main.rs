@@ -18,6 +18,7 @@
 
 mod data;
 mod fit;
+mod nnue;
 mod quiet;
 mod write;
 
@@ -45,9 +46,18 @@ enum Command {
         input: PathBuf,
         /// Output file.
         output: PathBuf,
+        /// Also try this many positions one random legal move away from
+        /// each input position (more varied data for the network).
+        #[arg(long, default_value_t = 0)]
+        children: usize,
+        /// Seed of the random moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Fit K and the weights to labelled positions.
     Fit(fit::FitArgs),
+    /// Train the evaluation network on positions labelled with scores.
+    Nnue(nnue::NnueArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,8 +73,14 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Quiet { input, output } => quiet::run(&input, &output),
+        Command::Quiet {
+            input,
+            output,
+            children,
+            seed,
+        } => quiet::run(&input, &output, children, seed),
         Command::Fit(args) => fit::run(&args),
+        Command::Nnue(args) => nnue::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

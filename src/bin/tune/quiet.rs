@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
 use chess960::eval::{evaluate, PIECE_VALUE};
-use chess960::notation::parse_fen;
+use chess960::notation::{parse_fen, shredder_fen};
 use shakmaty::{Chess, Move, Position};
 
 /// Captures-and-promotions search (fail-hard alpha-beta with stand pat),
@@ -58,7 +58,9 @@ pub fn is_quiet(pos: &Chess) -> bool {
 ///
 /// # Errors
 /// I/O errors and unparsable FENs (with their line number).
-pub fn run(input: &Path, output: &Path) -> Result<(), String> {
+pub fn run(input: &Path, output: &Path, children: usize, seed: u64) -> Result<(), String> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let file = File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let out = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
     let mut out = BufWriter::new(out);
@@ -73,12 +75,25 @@ pub fn run(input: &Path, output: &Path) -> Result<(), String> {
         let fen = line.split(';').next().unwrap_or("").trim();
         let pos =
             parse_fen(fen).map_err(|e| format!("{}:{}: {e}: {fen}", input.display(), i + 1))?;
-        let key: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-        if !seen.insert(key) || !is_quiet(&pos) {
-            continue;
+        let rest = line.split_once(';').map_or("", |(_, r)| r);
+        // The position itself, then up to `children` positions one random
+        // legal move away (`--children`; the rest of the line is copied).
+        let mut candidates = vec![(fen.to_string(), pos.clone())];
+        let moves = pos.legal_moves();
+        for _ in 0..children.min(moves.len()) {
+            let mut child = pos.clone();
+            child.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            candidates.push((shredder_fen(&child), child));
         }
-        kept += 1;
-        writeln!(out, "{line}").map_err(|e| format!("{}: {e}", output.display()))?;
+        for (fen, pos) in candidates {
+            let key: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            if !seen.insert(key) || !is_quiet(&pos) {
+                continue;
+            }
+            kept += 1;
+            let sep = if rest.is_empty() { "" } else { ";" };
+            writeln!(out, "{fen}{sep}{rest}").map_err(|e| format!("{}: {e}", output.display()))?;
+        }
     }
     out.flush()
         .map_err(|e| format!("{}: {e}", output.display()))?;

@@ -1,0 +1,391 @@
+//! `tune nnue`: trains the evaluation network of `chess960::eval::nnue` on
+//! labelled positions.
+//!
+//! Input lines are `FEN;cp` with cp a score in centipawns from White's
+//! point of view (`tools/nnue/label.py` writes them). The network predicts
+//! the score for the side to move; the loss is the squared difference of
+//! the two scores after a logistic squash, `sigmoid(cp / 400)`, so that a
+//! disagreement about a won position costs less than one about a balanced
+//! one. Adam, mini-batches, a seeded shuffle, and gradients summed over
+//! fixed chunks in a fixed order: a run is reproducible for a given data
+//! file, seed and thread count's chunking (the chunking does not depend on
+//! the number of threads). Every 50th position is held out for validation.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use chess960::eval::nnue::{features, Network, CLIP, HIDDEN, INPUTS, QA, SCALE};
+use chess960::notation::parse_fen;
+use clap::Args;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use shakmaty::{Color, Position};
+
+/// Options of `tune nnue`.
+#[derive(Debug, Args)]
+pub struct NnueArgs {
+    /// Labelled positions, `FEN;cp` (cp from White's side).
+    data: PathBuf,
+    /// Where to write the network (the format `src/eval/net.bin` has).
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's step size at the start; it falls tenfold, step by step,
+    /// over the last half of the epochs.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Multiply every label by this factor (to put the teacher's scores
+    /// on the search's centipawn scale).
+    #[arg(long, default_value_t = 1.0)]
+    label_scale: f32,
+    /// Train a correction to the hand-made evaluation (compiled into this
+    /// tuner) instead of a whole evaluation.
+    #[arg(long)]
+    residual: bool,
+    /// Seed of the initial weights and of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Positions as feature lists, ready for training.
+struct Data {
+    /// Features seen from the side to move, then from the other side, per
+    /// position: `feats[offsets[i]..offsets[i + 1]]` pairs.
+    feats: Vec<(u16, u16)>,
+    offsets: Vec<u32>,
+    /// Labels for the side to move, squashed to a win expectancy.
+    targets: Vec<f32>,
+    /// What the output is added to before the squash: the hand-made
+    /// evaluation in units of SCALE for a residual network, else 0.
+    bases: Vec<f32>,
+}
+
+impl Data {
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    fn position(&self, i: usize) -> &[(u16, u16)] {
+        &self.feats[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Reads `path` into a training and a validation set.
+fn load(path: &Path, label_scale: f32, residual: bool) -> Result<(Data, Data), String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut sets = [
+        Data {
+            feats: Vec::new(),
+            offsets: vec![0],
+            targets: Vec::new(),
+            bases: Vec::new(),
+        },
+        Data {
+            feats: Vec::new(),
+            offsets: vec![0],
+            targets: Vec::new(),
+            bases: Vec::new(),
+        },
+    ];
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+        let Some((fen, cp)) = line.split_once(';') else {
+            continue;
+        };
+        let cp: f32 = cp
+            .trim()
+            .parse()
+            .map_err(|e| format!("{}:{}: bad score: {e}", path.display(), i + 1))?;
+        let pos = parse_fen(fen).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        let white = pos.turn() == Color::White;
+        let set = &mut sets[usize::from(i % 50 == 0)];
+        for (w, b) in features(pos.board()) {
+            set.feats.push(if white { (w, b) } else { (b, w) });
+        }
+        set.offsets.push(set.feats.len() as u32);
+        let stm_cp = if white { cp } else { -cp } * label_scale;
+        set.targets.push(sigmoid(stm_cp / SCALE));
+        set.bases.push(if residual {
+            chess960::eval::evaluate(&pos) as f32 / SCALE
+        } else {
+            0.0
+        });
+    }
+    let [train, valid] = sets;
+    Ok((train, valid))
+}
+
+/// Float weights (and, with the same shape, gradients and Adam moments).
+#[derive(Clone)]
+struct Params {
+    ft_w: Vec<f32>,
+    ft_b: Vec<f32>,
+    out_w: Vec<f32>,
+    out_b: f32,
+}
+
+impl Params {
+    fn zeros() -> Params {
+        Params {
+            ft_w: vec![0.0; INPUTS * HIDDEN],
+            ft_b: vec![0.0; HIDDEN],
+            out_w: vec![0.0; 2 * HIDDEN],
+            out_b: 0.0,
+        }
+    }
+
+    fn random(seed: u64) -> Params {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut p = Params::zeros();
+        for w in &mut p.ft_w {
+            *w = rng.gen_range(-0.1..0.1);
+        }
+        for w in &mut p.out_w {
+            *w = rng.gen_range(-0.1..0.1);
+        }
+        p
+    }
+
+    fn add(&mut self, other: &Params) {
+        for (a, b) in self.ft_w.iter_mut().zip(&other.ft_w) {
+            *a += b;
+        }
+        for (a, b) in self.ft_b.iter_mut().zip(&other.ft_b) {
+            *a += b;
+        }
+        for (a, b) in self.out_w.iter_mut().zip(&other.out_w) {
+            *a += b;
+        }
+        self.out_b += other.out_b;
+    }
+
+    /// The network output for one position (before the squash), with the
+    /// two accumulators left in `acc`.
+    fn forward(&self, feats: &[(u16, u16)], acc: &mut [f32]) -> f32 {
+        let (us, them) = acc.split_at_mut(HIDDEN);
+        us.copy_from_slice(&self.ft_b);
+        them.copy_from_slice(&self.ft_b);
+        for &(u, t) in feats {
+            let (u, t) = (usize::from(u) * HIDDEN, usize::from(t) * HIDDEN);
+            for (a, w) in us.iter_mut().zip(&self.ft_w[u..u + HIDDEN]) {
+                *a += w;
+            }
+            for (a, w) in them.iter_mut().zip(&self.ft_w[t..t + HIDDEN]) {
+                *a += w;
+            }
+        }
+        let mut out = self.out_b;
+        for (a, w) in acc.iter().zip(&self.out_w) {
+            let x = a.clamp(0.0, 1.0);
+            out += x * x * w;
+        }
+        out
+    }
+
+    /// Adds the gradient of one position's loss to `grad`; returns the loss.
+    fn backward(
+        &self,
+        feats: &[(u16, u16)],
+        base: f32,
+        target: f32,
+        acc: &mut [f32],
+        grad: &mut Params,
+    ) -> f32 {
+        let out = self.forward(feats, acc) + base;
+        let pred = sigmoid(out);
+        let err = pred - target;
+        // d loss / d out, with the output already in units of SCALE cp.
+        let g = 2.0 * err * pred * (1.0 - pred);
+        grad.out_b += g;
+        let mut dacc = [0f32; 2 * HIDDEN];
+        for i in 0..2 * HIDDEN {
+            let a = acc[i];
+            let x = a.clamp(0.0, 1.0);
+            grad.out_w[i] += g * x * x;
+            if a > 0.0 && a < 1.0 {
+                dacc[i] = g * self.out_w[i] * 2.0 * x;
+            }
+        }
+        let (du, dt) = dacc.split_at(HIDDEN);
+        for i in 0..HIDDEN {
+            grad.ft_b[i] += du[i] + dt[i];
+        }
+        for &(u, t) in feats {
+            let (u, t) = (usize::from(u) * HIDDEN, usize::from(t) * HIDDEN);
+            for (gw, d) in grad.ft_w[u..u + HIDDEN].iter_mut().zip(du) {
+                *gw += d;
+            }
+            for (gw, d) in grad.ft_w[t..t + HIDDEN].iter_mut().zip(dt) {
+                *gw += d;
+            }
+        }
+        err * err
+    }
+}
+
+/// Adam over every parameter, then the first layer clipped to what the
+/// quantised network can hold.
+struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let upd = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+        };
+        let groups = [
+            (&mut p.ft_w, &g.ft_w, &mut self.m.ft_w, &mut self.v.ft_w),
+            (&mut p.ft_b, &g.ft_b, &mut self.m.ft_b, &mut self.v.ft_b),
+            (&mut p.out_w, &g.out_w, &mut self.m.out_w, &mut self.v.out_w),
+        ];
+        for (w, g, m, v) in groups {
+            for i in 0..w.len() {
+                upd(&mut w[i], g[i], &mut m[i], &mut v[i]);
+            }
+        }
+        upd(&mut p.out_b, g.out_b, &mut self.m.out_b, &mut self.v.out_b);
+        for w in p.ft_w.iter_mut().chain(p.ft_b.iter_mut()) {
+            *w = w.clamp(-CLIP, CLIP);
+        }
+    }
+}
+
+/// Positions per gradient chunk (one chunk per rayon task).
+const CHUNK: usize = 1024;
+
+/// Mean loss of `p` over `data`.
+fn loss(p: &Params, data: &Data) -> f64 {
+    let total: f64 = (0..data.len())
+        .into_par_iter()
+        .map_init(
+            || vec![0f32; 2 * HIDDEN],
+            |acc, i| {
+                let pred = sigmoid(p.forward(data.position(i), acc) + data.bases[i]);
+                f64::from((pred - data.targets[i]).powi(2))
+            },
+        )
+        .sum();
+    total / data.len().max(1) as f64
+}
+
+fn quantise(p: &Params, residual: bool) -> Vec<u8> {
+    let q = |w: &f32| (w * f32::from(QA)).round() as i16;
+    let ft_w: Vec<i16> = p.ft_w.iter().map(q).collect();
+    let ft_b: Vec<i16> = p.ft_b.iter().map(q).collect();
+    Network::write_bytes(residual, &ft_w, &ft_b, &p.out_w, p.out_b)
+}
+
+/// Trains and writes the network.
+///
+/// # Errors
+/// Unreadable or malformed data, an unwritable output.
+pub fn run(args: &NnueArgs) -> Result<(), String> {
+    let start = Instant::now();
+    let (train, valid) = load(&args.data, args.label_scale, args.residual)?;
+    eprintln!(
+        "nnue: {} training and {} validation positions, hidden {HIDDEN}, read in {:.0} s",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if train.len() < args.batch {
+        return Err(format!(
+            "fewer training positions than one batch ({})",
+            args.batch
+        ));
+    }
+    let mut params = Params::random(args.seed);
+    let mut adam = Adam {
+        m: Params::zeros(),
+        v: Params::zeros(),
+        t: 0,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed);
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    eprintln!("epoch 0: validation loss {:.6}", loss(&params, &valid));
+    for epoch in 1..=args.epochs {
+        order.shuffle(&mut rng);
+        // Full rate for the first half, then down tenfold in steps.
+        let half = args.epochs / 2;
+        let lr = if epoch <= half {
+            args.lr
+        } else {
+            let frac = (epoch - half) as f32 / (args.epochs - half).max(1) as f32;
+            args.lr * 0.1f32.powf(frac)
+        };
+        let mut train_loss = 0.0f64;
+        for batch in order.chunks_exact(args.batch) {
+            let parts: Vec<(Params, f64)> = batch
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut grad = Params::zeros();
+                    let mut acc = vec![0f32; 2 * HIDDEN];
+                    let mut l = 0.0f64;
+                    for &i in chunk {
+                        let i = i as usize;
+                        l += f64::from(params.backward(
+                            train.position(i),
+                            train.bases[i],
+                            train.targets[i],
+                            &mut acc,
+                            &mut grad,
+                        ));
+                    }
+                    (grad, l)
+                })
+                .collect();
+            let mut grad = Params::zeros();
+            for (g, l) in &parts {
+                grad.add(g);
+                train_loss += l;
+            }
+            let n = batch.len() as f32;
+            for w in grad
+                .ft_w
+                .iter_mut()
+                .chain(grad.ft_b.iter_mut())
+                .chain(grad.out_w.iter_mut())
+            {
+                *w /= n;
+            }
+            grad.out_b /= n;
+            adam.step(&mut params, &grad, lr);
+        }
+        let steps = train.len() / args.batch;
+        eprintln!(
+            "epoch {epoch}: lr {lr:.6} train loss {:.6} validation loss {:.6} ({:.0} s)",
+            train_loss / (steps * args.batch) as f64,
+            loss(&params, &valid),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let bytes = quantise(&params, args.residual);
+    let net = Network::from_bytes(&bytes).map_err(|e| e.to_string())?;
+    drop(net);
+    std::fs::write(&args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!("nnue: wrote {}", args.out.display());
+    Ok(())
+}

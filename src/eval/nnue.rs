@@ -1,0 +1,486 @@
+//! A small efficiently updatable neural network (NNUE) evaluation.
+//!
+//! Why: the hand-made evaluation in this module's parent is linear in its
+//! weights, and tuning it on more data stopped paying off. A network with
+//! one hidden layer learns piece interactions the linear terms cannot
+//! express, and costs little per node because its first layer is updated
+//! incrementally as moves are made.
+//!
+//! Architecture (768 -> [`HIDDEN`]) x 2 -> 1:
+//!
+//! * Inputs: one per (piece colour relative to the viewer, role, square seen
+//!   from the viewer's side): 2 x 6 x 64 = 768, all zero but one per piece.
+//! * Two accumulators, one seen from White and one from Black, share the
+//!   same first-layer weights (the board is mirrored for Black). Each is the
+//!   bias plus the weight rows of the pieces on the board; a move changes
+//!   only the rows of the pieces it moves, so [`Network::update`] adds and
+//!   removes a few rows instead of summing all of them.
+//! * The side to move's accumulator, then the other, each through a
+//!   squared clipped ReLU (`clamp(x, 0, 1)^2`), into one linear output,
+//!   which times [`SCALE`] is centipawns for the side to move.
+//!
+//! First-layer weights and biases are stored as `i16` scaled by [`QA`] (the
+//! trainer clips them so that a full board cannot overflow); the output
+//! layer stays `f32`. The weights come from `tools/nnue` (Stockfish-labelled
+//! Chess960 positions, trained by `tune nnue`; see its README) and are
+//! compiled into the binary from `net.bin`.
+
+use std::sync::OnceLock;
+
+use shakmaty::{Board, Chess, Color, Piece, Position, Role};
+
+/// Hidden neurons per accumulator.
+pub const HIDDEN: usize = 128;
+/// Number of input features.
+pub const INPUTS: usize = 768;
+/// Quantisation of the first layer: 1.0 is stored as `QA`.
+pub const QA: i16 = 255;
+/// Centipawns per unit of network output.
+pub const SCALE: f32 = 400.0;
+/// The trainer keeps first-layer weights and biases within this bound, so
+/// that 32 pieces plus the bias stay inside `i16` after quantisation.
+pub const CLIP: f32 = 1.98;
+/// First bytes of a network file: format name and version.
+pub const MAGIC: &[u8; 8] = b"C960NN02";
+
+/// Evaluations are kept away from mate scores.
+const EVAL_LIMIT: i32 = 20_000;
+
+/// The network compiled into the binary.
+static NET_BYTES: &[u8] = include_bytes!("net.bin");
+
+/// Size of a network file for [`HIDDEN`] neurons.
+pub const FILE_SIZE: usize = 8 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + 4 * (2 * HIDDEN + 1);
+
+// The file must match the architecture this binary was built for.
+const _: () = assert!(NET_BYTES.len() == FILE_SIZE);
+
+/// Network weights, ready for inference.
+pub struct Network {
+    /// First-layer rows, one per input feature.
+    ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    ft_bias: [i16; HIDDEN],
+    /// Output weights: the side to move's half first.
+    out_weights: [f32; 2 * HIDDEN],
+    out_bias: f32,
+    /// The network was trained as a correction to the hand-made
+    /// evaluation, which the caller must add (see [`Network::residual`]).
+    residual: bool,
+}
+
+/// The two first-layer sums of a position: index 0 seen from White,
+/// 1 from Black.
+#[derive(Clone)]
+#[repr(align(64))]
+pub struct Accumulator {
+    v: [[i16; HIDDEN]; 2],
+}
+
+/// Input feature of a piece of `color` and `role` on `sq` (0..64), seen
+/// from `viewer`'s side.
+#[inline(always)]
+pub fn feature(viewer: Color, color: Color, role: Role, sq: usize) -> usize {
+    let theirs = usize::from(color != viewer);
+    let sq = if viewer.is_white() { sq } else { sq ^ 56 };
+    (theirs * 6 + (role as usize - 1)) * 64 + sq
+}
+
+/// The features of every piece on `board`, seen from White and from Black,
+/// in square order: what the trainer reads.
+pub fn features(board: &Board) -> Vec<(u16, u16)> {
+    board
+        .occupied()
+        .into_iter()
+        .filter_map(|sq| {
+            let p = board.piece_at(sq)?;
+            let i = usize::from(sq);
+            Some((
+                feature(Color::White, p.color, p.role, i) as u16,
+                feature(Color::Black, p.color, p.role, i) as u16,
+            ))
+        })
+        .collect()
+}
+
+fn read_i16s(bytes: &[u8], out: &mut [i16]) -> usize {
+    for (o, c) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+        *o = i16::from_le_bytes([c[0], c[1]]);
+    }
+    out.len() * 2
+}
+
+fn read_f32s(bytes: &[u8], out: &mut [f32]) -> usize {
+    for (o, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+        *o = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    out.len() * 4
+}
+
+/// Why a network file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// Not a network file of this format.
+    #[error("not a chess960 network file (bad magic)")]
+    Magic,
+    /// Built for another hidden-layer size.
+    #[error("network has {0} hidden neurons, this binary expects {HIDDEN}")]
+    Hidden(u32),
+    /// Neither standalone (0) nor a correction to the hand-made eval (1).
+    #[error("unknown network kind {0}")]
+    Kind(u32),
+    /// Wrong length.
+    #[error("network file has {0} bytes, expected {FILE_SIZE}")]
+    Size(usize),
+}
+
+impl Network {
+    /// Reads a network file (the format [`Network::to_bytes`] writes).
+    ///
+    /// # Errors
+    /// [`NetError`] if the magic, the hidden size or the length is wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < 12 {
+            return Err(NetError::Size(bytes.len()));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        if hidden as usize != HIDDEN {
+            return Err(NetError::Hidden(hidden));
+        }
+        if bytes.len() != FILE_SIZE {
+            return Err(NetError::Size(bytes.len()));
+        }
+        let residual = match u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) {
+            0 => false,
+            1 => true,
+            other => return Err(NetError::Kind(other)),
+        };
+        let mut at = 16;
+        let boxed: Box<[[i16; HIDDEN]]> = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
+        let Ok(mut ft_weights) = <Box<[[i16; HIDDEN]; INPUTS]>>::try_from(boxed) else {
+            unreachable!("the vector has INPUTS rows")
+        };
+        for row in ft_weights.iter_mut() {
+            at += read_i16s(&bytes[at..], row);
+        }
+        let mut ft_bias = [0i16; HIDDEN];
+        at += read_i16s(&bytes[at..], &mut ft_bias);
+        let mut out_weights = [0f32; 2 * HIDDEN];
+        at += read_f32s(&bytes[at..], &mut out_weights);
+        let mut out_bias = [0f32; 1];
+        read_f32s(&bytes[at..], &mut out_bias);
+        Ok(Network {
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias: out_bias[0],
+            residual,
+        })
+    }
+
+    /// Writes the network in the format [`Network::from_bytes`] reads:
+    /// magic, hidden size (u32), kind (u32: 1 if `residual`), first-layer
+    /// rows and bias (i16), output weights and bias (f32), all
+    /// little-endian.
+    pub fn write_bytes(
+        residual: bool,
+        ft_weights: &[i16],
+        ft_bias: &[i16],
+        out_weights: &[f32],
+        out_bias: f32,
+    ) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_SIZE);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&u32::from(residual).to_le_bytes());
+        for w in ft_weights.iter().chain(ft_bias) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for w in out_weights.iter().chain(std::iter::once(&out_bias)) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// True if the network's output is a correction to be added to the
+    /// hand-made evaluation ([`super::evaluate`]) rather than a whole
+    /// evaluation: trained that way, the network only has to learn what
+    /// the linear terms miss, and material the training positions rarely
+    /// show is still valued by the terms.
+    pub fn residual(&self) -> bool {
+        self.residual
+    }
+
+    /// The accumulators of `board`, summed from scratch.
+    pub fn refresh(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            v: [self.ft_bias; 2],
+        };
+        for sq in board.occupied() {
+            if let Some(p) = board.piece_at(sq) {
+                self.add(&mut acc, p.color, p.role, usize::from(sq));
+            }
+        }
+        acc
+    }
+
+    #[inline(always)]
+    fn add(&self, acc: &mut Accumulator, color: Color, role: Role, sq: usize) {
+        for (v, viewer) in acc.v.iter_mut().zip([Color::White, Color::Black]) {
+            let row = &self.ft_weights[feature(viewer, color, role, sq)];
+            for (a, w) in v.iter_mut().zip(row) {
+                *a = a.wrapping_add(*w);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn sub(&self, acc: &mut Accumulator, color: Color, role: Role, sq: usize) {
+        for (v, viewer) in acc.v.iter_mut().zip([Color::White, Color::Black]) {
+            let row = &self.ft_weights[feature(viewer, color, role, sq)];
+            for (a, w) in v.iter_mut().zip(row) {
+                *a = a.wrapping_sub(*w);
+            }
+        }
+    }
+
+    /// The accumulators of `child` from those of `parent`: only the pieces
+    /// that differ between the two boards are added or removed, so any
+    /// move (castling, en passant, promotion) and a null move are handled
+    /// alike.
+    pub fn update(&self, acc: &Accumulator, parent: &Board, child: &Board, out: &mut Accumulator) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { self.update_avx2(acc, parent, child, out) };
+            return;
+        }
+        self.update_body(acc, parent, child, out);
+    }
+
+    /// [`Network::update`] compiled for AVX2 (twice the lanes of the
+    /// baseline SSE2); same operations, so the same result.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_avx2(
+        &self,
+        acc: &Accumulator,
+        parent: &Board,
+        child: &Board,
+        out: &mut Accumulator,
+    ) {
+        self.update_body(acc, parent, child, out);
+    }
+
+    #[inline(always)]
+    fn update_body(&self, acc: &Accumulator, parent: &Board, child: &Board, out: &mut Accumulator) {
+        out.clone_from(acc);
+        for color in [Color::White, Color::Black] {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let before = parent.by_piece(piece);
+                let after = child.by_piece(piece);
+                if before == after {
+                    continue;
+                }
+                for sq in before & !after {
+                    self.sub(out, color, role, usize::from(sq));
+                }
+                for sq in after & !before {
+                    self.add(out, color, role, usize::from(sq));
+                }
+            }
+        }
+    }
+
+    /// Centipawns for the side to move, from `acc` (which must belong to
+    /// the position): the network's output alone, without the hand-made
+    /// evaluation a residual network adds to.
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.evaluate_avx2(acc, turn) };
+        }
+        self.evaluate_body(acc, turn)
+    }
+
+    /// [`Network::evaluate`] compiled for AVX2: the eight partial sums
+    /// fill one register, and no operation is reordered, so the result is
+    /// the same to the bit.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn evaluate_avx2(&self, acc: &Accumulator, turn: Color) -> i32 {
+        self.evaluate_body(acc, turn)
+    }
+
+    #[inline(always)]
+    fn evaluate_body(&self, acc: &Accumulator, turn: Color) -> i32 {
+        let (us, them) = match turn {
+            Color::White => (&acc.v[0], &acc.v[1]),
+            Color::Black => (&acc.v[1], &acc.v[0]),
+        };
+        // Eight independent partial sums, so the loop vectorises.
+        let mut sums = [0f32; 8];
+        for (half, weights) in [us, them]
+            .into_iter()
+            .zip(self.out_weights.chunks_exact(HIDDEN))
+        {
+            for (a, w) in half.chunks_exact(8).zip(weights.chunks_exact(8)) {
+                for j in 0..8 {
+                    let x = f32::from(a[j].clamp(0, QA));
+                    sums[j] += x * x * w[j];
+                }
+            }
+        }
+        let total: f32 = sums.iter().sum();
+        let out = total / (f32::from(QA) * f32::from(QA)) + self.out_bias;
+        ((out * SCALE) as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+/// The network compiled into the binary.
+///
+/// # Panics
+/// If `net.bin` is not a valid network file for this build; the unit
+/// tests read it, so a bad file fails them first.
+pub fn network() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| match Network::from_bytes(NET_BYTES) {
+        Ok(net) => net,
+        Err(e) => panic!("the built-in network (src/eval/net.bin) is unusable: {e}"),
+    })
+}
+
+/// Network evaluation of `pos` for the side to move, summed from scratch
+/// (the search updates its accumulators instead).
+pub fn evaluate(pos: &Chess) -> i32 {
+    let net = network();
+    let own = net.evaluate(&net.refresh(pos.board()), pos.turn());
+    if net.residual() {
+        own + super::evaluate(pos)
+    } else {
+        own
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::CastlingMode;
+
+    #[test]
+    fn built_in_network_loads() {
+        assert!(Network::from_bytes(NET_BYTES).is_ok());
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        assert!(matches!(
+            Network::from_bytes(b"short"),
+            Err(NetError::Size(5))
+        ));
+        let mut bytes = NET_BYTES.to_vec();
+        bytes[0] = b'X';
+        assert!(matches!(Network::from_bytes(&bytes), Err(NetError::Magic)));
+        let mut bytes = NET_BYTES.to_vec();
+        bytes.pop();
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::Size(_))
+        ));
+    }
+
+    /// Incremental updates along random games (castling, en passant and
+    /// promotions included) agree with sums from scratch.
+    #[test]
+    fn updates_match_refresh() {
+        use rand::{Rng, SeedableRng};
+        let net = network();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let starts = [
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "1r2k2r/1P6/8/3pP3/8/8/6p1/1R2K2R w BHbh d6 0 1",
+        ];
+        let mut checked = 0;
+        for fen in starts {
+            for _ in 0..20 {
+                let fen: Fen = fen.parse().expect("test FEN");
+                let mut pos: Chess = fen
+                    .into_position(CastlingMode::Chess960)
+                    .expect("legal test FEN");
+                let mut acc = net.refresh(pos.board());
+                for _ in 0..80 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.gen_range(0..moves.len())];
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    let mut next = acc.clone();
+                    net.update(&acc, pos.board(), child.board(), &mut next);
+                    let fresh = net.refresh(child.board());
+                    assert_eq!(next.v, fresh.v, "after {m:?}");
+                    assert_eq!(
+                        net.evaluate(&next, child.turn()),
+                        net.evaluate(&fresh, child.turn())
+                    );
+                    checked += 1;
+                    pos = child;
+                    acc = next;
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    /// The evaluation is symmetric: mirroring the board and swapping the
+    /// colours gives the same score for the side to move.
+    #[test]
+    fn colour_symmetry() {
+        let fens = [
+            (
+                "bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2",
+                "bqnbrkrn/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/BQNBRKRN b GEge - 0 2",
+            ),
+            (
+                "8/5k2/8/3P4/8/8/2K5/8 w - - 0 1",
+                "8/2k5/8/8/3p4/8/5K2/8 b - - 0 1",
+            ),
+        ];
+        for (a, b) in fens {
+            let pa: Chess = a
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Chess960)
+                .expect("legal");
+            let pb: Chess = b
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Chess960)
+                .expect("legal");
+            assert_eq!(evaluate(&pa), evaluate(&pb), "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn features_are_mirrored() {
+        // A white pawn on e2 seen by White is a black pawn on e7 seen by Black.
+        let w = feature(Color::White, Color::White, Role::Pawn, 12);
+        let b = feature(Color::Black, Color::Black, Role::Pawn, 52);
+        assert_eq!(w, b);
+        assert!(w < INPUTS);
+        assert_eq!(feature(Color::Black, Color::White, Role::King, 0), 767 - 7);
+    }
+}
