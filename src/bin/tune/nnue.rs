@@ -389,3 +389,84 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
     eprintln!("nnue: wrote {}", args.out.display());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example() -> (Vec<(u16, u16)>, Params) {
+        let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
+            .expect("test FEN");
+        let mut p = Params::random(3);
+        // Biases that put some neurons inside the clipped range.
+        for (i, b) in p.ft_b.iter_mut().enumerate() {
+            *b = 0.05 * (i % 7) as f32;
+        }
+        (features(pos.board()), p)
+    }
+
+    /// The analytic gradient agrees with finite differences of the loss,
+    /// for output weights, first-layer biases and a first-layer weight
+    /// row of a piece on the board.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let (feats, p) = example();
+        let (base, target) = (0.1, 0.7);
+        let mut acc = vec![0f32; 2 * HIDDEN];
+        let mut grad = Params::zeros();
+        p.backward(&feats, base, target, &mut acc, &mut grad);
+        let loss_of = |q: &Params| {
+            let mut acc = vec![0f32; 2 * HIDDEN];
+            f64::from((sigmoid(q.forward(&feats, &mut acc) + base) - target).powi(2))
+        };
+        let h = 1e-3f32;
+        let row = usize::from(feats[3].0) * HIDDEN;
+        let mut checked = 0;
+        for (which, i) in [
+            (0, 5),
+            (0, HIDDEN + 9),
+            (1, 2),
+            (1, 11),
+            (2, row + 4),
+            (2, row + 6),
+        ] {
+            let mut plus = p.clone();
+            let mut minus = p.clone();
+            let (analytic, wp, wm) = match which {
+                0 => (grad.out_w[i], &mut plus.out_w[i], &mut minus.out_w[i]),
+                1 => (grad.ft_b[i], &mut plus.ft_b[i], &mut minus.ft_b[i]),
+                _ => (grad.ft_w[i], &mut plus.ft_w[i], &mut minus.ft_w[i]),
+            };
+            *wp += h;
+            *wm -= h;
+            let numeric = (loss_of(&plus) - loss_of(&minus)) / (2.0 * f64::from(h));
+            let tol = 1e-4 + 0.05 * numeric.abs();
+            assert!(
+                (f64::from(analytic) - numeric).abs() <= tol,
+                "parameter {which}/{i}: analytic {analytic}, numeric {numeric}"
+            );
+            if numeric.abs() > 1e-6 {
+                checked += 1;
+            }
+        }
+        assert!(checked >= 3, "too few parameters with a gradient to check");
+    }
+
+    /// Quantising keeps the float network's output: the built network's
+    /// evaluation is within a few centipawns of the float forward pass.
+    #[test]
+    fn quantised_network_matches_float() {
+        let (feats, p) = example();
+        let mut acc = vec![0f32; 2 * HIDDEN];
+        let float_cp = p.forward(&feats, &mut acc) * SCALE;
+        let net = Network::from_bytes(&quantise(&p, false)).expect("valid network");
+        let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
+            .expect("test FEN");
+        let cp = net.evaluate(&net.refresh(pos.board()), pos.turn());
+        assert!(
+            (cp as f32 - float_cp).abs() <= 5.0,
+            "quantised {cp} against float {float_cp}"
+        );
+        assert!(!net.residual());
+    }
+}
