@@ -7,7 +7,7 @@
 # from random Chess960 openings, every position from ply 8 on, plus up to
 # three positions one random move away from each, the quiet ones
 # (`tune quiet`), labelled with Stockfish 15.1's static evaluation
-# (`label.py`), then `tune nnue`. See README.md here for the settings of the
+# (`tools/tune/label.py --static`), then `tune nnue`. See README.md here for the settings of the
 # committed network.
 #
 # Environment: ENGINE, FASTCHESS=/work/tools/fastchess, EPOCHS=20
@@ -23,7 +23,7 @@ half() {
   PLIES=8 "$ROOT/tools/tune/gen_games.sh" "$ENGINE" "$D/g$n" "$GAMES" "$NODES" "1$n"
   python3 "$ROOT/tools/tune/extract.py" "$D/g$n/games.pgn" "$D/pos$n.txt" --skip 8
   "$TUNE" quiet "$D/pos$n.txt" "$D/quiet$n.txt" --children 3 --seed "$n"
-  python3 "$HERE/label.py" "$D/quiet$n.txt" "$D/labelled$n.txt"
+  python3 "$ROOT/tools/tune/label.py" "$D/quiet$n.txt" "$D/labelled$n.txt" --static
 }
 half 1 & half 2 & wait
 cat "$D/labelled1.txt" "$D/labelled2.txt" > "$D/labelled.txt"

@@ -8,12 +8,23 @@ every position, so each label depends on its position only and the output
 is reproducible, also when a file is labelled in pieces). Positions Stockfish scores as mate are dropped.
 With --every N only every N-th position is labelled and kept.
 
-usage: label.py IN.txt OUT.txt [--nodes 1000] [--every 1] [--stockfish /usr/games/stockfish]
+With --static the score is instead Stockfish's static evaluation (the "Final
+evaluation" of its `eval` command, no search; about 30 times faster), which
+is what the evaluation network is trained on (tools/nnue); positions in
+check, which it does not evaluate, are dropped. With --part K --parts N only
+lines K, K+N, K+2N, ... are labelled, so that N processes can label one file
+side by side.
+
+usage: label.py IN.txt OUT.txt [--nodes 1000 | --static] [--every 1]
+                [--part 0 --parts 1] [--stockfish /usr/games/stockfish]
 """
 import argparse
+import re
 import subprocess
 import sys
 import time
+
+FINAL = re.compile(r"^Final evaluation\s+([+-]?\d+\.\d+)")
 
 
 def main():
@@ -22,6 +33,9 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--nodes", type=int, default=1000)
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--static", action="store_true")
+    ap.add_argument("--part", type=int, default=0)
+    ap.add_argument("--parts", type=int, default=1)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     a = ap.parse_args()
     sf = subprocess.Popen(
@@ -50,15 +64,40 @@ def main():
         send(f"setoption name {name} value {value}")
     send("isready")
     wait("readyok")
+
+    def static_eval(fen):
+        """Stockfish's static evaluation of fen, White's view, or None."""
+        send(f"position fen {fen}")
+        send("eval")
+        send("isready")
+        cp = None
+        while True:
+            l = sf.stdout.readline()
+            if not l:
+                raise SystemExit("stockfish exited")
+            if l.startswith("readyok"):
+                return cp
+            m = FINAL.match(l)
+            if m:
+                cp = round(float(m.group(1)) * 100)
+
     kept = dropped = 0
     start = time.time()
     with open(a.inp) as inp, open(a.out, "w") as out:
         for i, line in enumerate(inp):
             line = line.strip()
-            if not line or i % a.every:
+            if not line or i % a.every or (i // a.every) % a.parts != a.part:
                 continue
             fen = line.split(";")[0]
             white = fen.split()[1] == "w"
+            if a.static:
+                cp = static_eval(fen)
+                if cp is None:
+                    dropped += 1
+                else:
+                    out.write(f"{line};{cp}\n")
+                    kept += 1
+                continue
             send("ucinewgame")
             send("isready")
             wait("readyok")
@@ -85,7 +124,8 @@ def main():
                 print(f"label: {kept} positions, {time.time() - start:.0f}s", file=sys.stderr)
     send("quit")
     sf.wait()
-    print(f"label: kept {kept}, dropped {dropped} (mate scores)")
+    why = "in check" if a.static else "mate scores"
+    print(f"label: kept {kept}, dropped {dropped} ({why})")
 
 
 if __name__ == "__main__":

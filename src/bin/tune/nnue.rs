@@ -1,8 +1,8 @@
 //! `tune nnue`: trains the evaluation network of `chess960::eval::nnue` on
 //! labelled positions.
 //!
-//! Input lines are `FEN;cp` with cp a score in centipawns from White's
-//! point of view (`tools/nnue/label.py` writes them). The network predicts
+//! Input lines are `FEN;...;cp` with cp a score in centipawns from White's
+//! point of view (`tools/tune/label.py --static` writes them). The network predicts
 //! the score for the side to move; the loss is the squared difference of
 //! the two scores after a logistic squash, `sigmoid(cp / 400)`, so that a
 //! disagreement about a won position costs less than one about a balanced
@@ -27,7 +27,7 @@ use shakmaty::{Color, Position};
 /// Options of `tune nnue`.
 #[derive(Debug, Args)]
 pub struct NnueArgs {
-    /// Labelled positions, `FEN;cp` (cp from White's side).
+    /// Labelled positions, `FEN;...;cp` (cp from White's side, last field).
     data: PathBuf,
     /// Where to write the network (the format `src/eval/net.bin` has).
     #[arg(long)]
@@ -101,7 +101,9 @@ fn load(path: &Path, label_scale: f32, residual: bool) -> Result<(Data, Data), S
     ];
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        let Some((fen, cp)) = line.split_once(';') else {
+        // The FEN is the first field, the score the last (any fields
+        // between, such as a game result, are not used).
+        let (Some((fen, _)), Some((_, cp))) = (line.split_once(';'), line.rsplit_once(';')) else {
             continue;
         };
         let cp: f32 = cp
