@@ -50,13 +50,20 @@ def main():
         sf.stdin.write(cmd + "\n")
         sf.stdin.flush()
 
-    def wait(prefix):
+    def lines_until(prefix):
+        """Stockfish's output lines up to, not including, the first that
+        starts with prefix (which is consumed)."""
         while True:
             line = sf.stdout.readline()
             if not line:
                 raise SystemExit("stockfish exited")
             if line.startswith(prefix):
-                return line
+                return
+            yield line
+
+    def wait(prefix):
+        for _ in lines_until(prefix):
+            pass
 
     send("uci")
     wait("uciok")
@@ -71,15 +78,28 @@ def main():
         send("eval")
         send("isready")
         cp = None
-        while True:
-            l = sf.stdout.readline()
-            if not l:
-                raise SystemExit("stockfish exited")
-            if l.startswith("readyok"):
-                return cp
+        for l in lines_until("readyok"):
             m = FINAL.match(l)
             if m:
                 cp = round(float(m.group(1)) * 100)
+        return cp
+
+    def search_eval(fen, white):
+        """Stockfish's score after `go nodes`, White's view, or None for a mate."""
+        send("ucinewgame")
+        send("isready")
+        wait("readyok")
+        send(f"position fen {fen}")
+        send(f"go nodes {a.nodes}")
+        score = None
+        for l in lines_until("bestmove"):
+            if " score " in l:
+                t = l.split()
+                j = t.index("score")
+                score = (t[j + 1], int(t[j + 2]))
+        if score is None or score[0] != "cp":
+            return None
+        return score[1] if white else -score[1]
 
     kept = dropped = 0
     start = time.time()
@@ -90,34 +110,10 @@ def main():
                 continue
             fen = line.split(";")[0]
             white = fen.split()[1] == "w"
-            if a.static:
-                cp = static_eval(fen)
-                if cp is None:
-                    dropped += 1
-                else:
-                    out.write(f"{line};{cp}\n")
-                    kept += 1
-                continue
-            send("ucinewgame")
-            send("isready")
-            wait("readyok")
-            send(f"position fen {fen}")
-            send(f"go nodes {a.nodes}")
-            score = None
-            while True:
-                l = sf.stdout.readline()
-                if not l:
-                    raise SystemExit("stockfish exited")
-                if l.startswith("bestmove"):
-                    break
-                if " score " in l:
-                    t = l.split()
-                    j = t.index("score")
-                    score = (t[j + 1], int(t[j + 2]))
-            if score is None or score[0] != "cp":
+            cp = static_eval(fen) if a.static else search_eval(fen, white)
+            if cp is None:
                 dropped += 1
                 continue
-            cp = score[1] if white else -score[1]
             out.write(f"{line};{cp}\n")
             kept += 1
             if kept % 5000 == 0:
