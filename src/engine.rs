@@ -118,6 +118,18 @@ struct Running {
     /// that output, so a GUI that answers it at once (e.g. `setoption`
     /// right after `bestmove`) never finds the engine still busy.
     pending: Arc<AtomicBool>,
+    /// What the thread is doing: `quit` lets a count finish but stops a
+    /// search.
+    kind: JobKind,
+}
+
+/// The two kinds of background work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JobKind {
+    /// A search; ends with its `bestmove`.
+    Search,
+    /// A counting job (`go perft`); ends with its total.
+    Count,
 }
 
 /// Callback receiving the final result of a search (prints `bestmove`).
@@ -236,6 +248,7 @@ impl Engine {
             control,
             handle,
             pending,
+            kind: JobKind::Search,
         });
     }
 
@@ -260,7 +273,17 @@ impl Engine {
             control,
             handle,
             pending,
+            kind: JobKind::Count,
         });
+    }
+
+    /// `quit` (or end of input): a running count is waited for, so its
+    /// total is printed; a running search is stopped as by [`Self::stop`].
+    pub fn finish_perft_or_stop(&mut self) {
+        match self.running.as_ref().map(|r| r.kind) {
+            Some(JobKind::Count) => self.wait(),
+            _ => self.stop(),
+        }
     }
 
     /// `stop`: end the search now; its result is reported as usual.

@@ -34,6 +34,10 @@ pub struct Budget {
 const DEFAULT_MOVES_LEFT: u64 = 25;
 /// Never plan to use less than this (ms) while there is time.
 const MIN_THINK_MS: u64 = 1;
+/// Largest share of a `go movetime` kept back for the answer to reach the
+/// GUI, in percent: the GUI asked for that time, so it gets between 95%
+/// and all of it (Stockfish, too, answers at the move time).
+const MOVETIME_MARGIN_PERCENT: u64 = 5;
 
 /// Allocate time for one move.
 ///
@@ -41,14 +45,17 @@ const MIN_THINK_MS: u64 = 1;
 /// the GUI's clock and ours.
 pub fn allocate(clock: Clock, overhead_ms: u64) -> Budget {
     if let Some(mt) = clock.movetime {
-        // Keep the overhead in reserve, but never more than half the move
-        // time: `go movetime 100` with a 100 ms overhead still searches.
+        // Keep the smaller of the overhead and 5% in reserve: the answer
+        // comes just before the time the GUI asked for, not a Move
+        // Overhead earlier (`go movetime 500` used to answer at 400 ms).
         let mt = mt.max(0) as u64;
-        let t = mt.saturating_sub(overhead_ms.min(mt / 2)).max(MIN_THINK_MS);
-        let d = Duration::from_millis(t);
+        let margin = overhead_ms.min(mt * MOVETIME_MARGIN_PERCENT / 100);
+        let t = mt.saturating_sub(margin).max(MIN_THINK_MS);
+        // No soft limit: a fixed move time is used to its end, not cut
+        // short after an iteration by the clock-game heuristics.
         return Budget {
-            soft: Some(d),
-            hard: Some(d),
+            soft: None,
+            hard: Some(Duration::from_millis(t)),
         };
     }
     let Some(time) = clock.time else {
@@ -117,29 +124,34 @@ mod tests {
         assert_eq!(allocate(Clock::default(), 10), Budget::default());
     }
 
-    #[test]
-    fn movetime_minus_overhead() {
+    /// The hard limit of `go movetime mt`; there is no soft limit.
+    fn movetime(mt: i64, overhead: u64) -> u64 {
         let b = allocate(
             Clock {
-                movetime: Some(1000),
+                movetime: Some(mt),
                 ..Clock::default()
             },
-            30,
+            overhead,
         );
-        assert_eq!(ms(b.soft), 970);
-        assert_eq!(ms(b.hard), 970);
+        assert_eq!(b.soft, None);
+        ms(b.hard)
     }
 
     #[test]
-    fn short_movetime_keeps_half_for_the_search() {
-        let b = allocate(
-            Clock {
-                movetime: Some(100),
-                ..Clock::default()
-            },
-            100,
-        );
-        assert_eq!(ms(b.hard), 50);
+    fn movetime_is_used_up_to_a_small_margin() {
+        // 5% kept back, never more than the overhead.
+        assert_eq!(movetime(1000, 100), 950);
+        assert_eq!(movetime(500, 100), 475);
+        assert_eq!(movetime(1000, 30), 970);
+        assert_eq!(movetime(10_000, 100), 9900);
+        assert_eq!(movetime(1000, 0), 1000);
+        assert_eq!(movetime(100, 100), 95);
+        assert_eq!(movetime(0, 100), 1);
+        for mt in [1i64, 7, 20, 99, 100, 101, 999, 1000, 5000, 60_000] {
+            let hard = movetime(mt, 100);
+            assert!(hard as i64 <= mt.max(1), "movetime {mt}: {hard}");
+            assert!(hard * 100 >= mt as u64 * 95, "movetime {mt}: {hard}");
+        }
     }
 
     #[test]

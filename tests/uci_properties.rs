@@ -89,6 +89,7 @@ fn go_command() -> impl Strategy<Value = GoCommand> {
             movetime,
             infinite,
             perft,
+            ignored: Vec::new(),
         },
     )
 }
@@ -131,6 +132,53 @@ fn join(segments: &[Vec<String>]) -> String {
         words.extend(s.iter().cloned());
     }
     words.join(" ")
+}
+
+/// The `go` keywords.
+const GO_KEYS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movetime",
+    "movestogo",
+    "depth",
+    "mate",
+    "perft",
+    "nodes",
+    "searchmoves",
+    "ponder",
+    "infinite",
+];
+
+/// The `go` command a line reads as (a `go` line is never refused).
+fn go_of(line: &str) -> GoCommand {
+    match parse_line(line).map(|p| p.command) {
+        Ok(Some(Command::Go(g))) => g,
+        other => panic!("'{line}' read as {other:?}"),
+    }
+}
+
+/// `g` without the limit `key`.
+fn without(g: &GoCommand, key: &str) -> GoCommand {
+    let mut g = g.clone();
+    match key {
+        "wtime" => g.wtime = None,
+        "btime" => g.btime = None,
+        "winc" => g.winc = None,
+        "binc" => g.binc = None,
+        "movetime" => g.movetime = None,
+        "movestogo" => g.movestogo = None,
+        "depth" => g.depth = None,
+        "mate" => g.mate = None,
+        "perft" => g.perft = None,
+        "nodes" => g.nodes = None,
+        "searchmoves" => g.searchmoves.clear(),
+        "ponder" => g.ponder = false,
+        "infinite" => g.infinite = false,
+        other => panic!("not a go key: {other}"),
+    }
+    g
 }
 
 fn position_command() -> impl Strategy<Value = PositionCommand> {
@@ -230,7 +278,7 @@ proptest! {
     }
 
     #[test]
-    fn go_with_a_corrupted_number_is_refused(
+    fn go_with_a_corrupted_number_is_ignored_and_the_rest_kept(
         g in go_command(),
         pick in any::<prop::sample::Index>(),
         bad in prop_oneof![
@@ -242,46 +290,51 @@ proptest! {
             Just("".to_owned()),
         ],
     ) {
+        prop_assume!(!GO_KEYS.contains(&bad.as_str()));
         let mut segs = go_segments(&g);
         let numeric: Vec<usize> = (0..segs.len()).filter(|&i| segs[i].len() == 2 && segs[i][0] != "searchmoves").collect();
         prop_assume!(!numeric.is_empty());
         let i = numeric[pick.index(numeric.len())];
-        if bad.is_empty() {
+        let key = segs[i][0].clone();
+        let named = if bad.is_empty() {
             // A missing value: drop it and put the key last.
-            let key = segs.remove(i);
-            segs.push(vec![key[0].clone()]);
+            segs.remove(i);
+            segs.push(vec![key.clone()]);
+            format!("{key} (no value)")
         } else {
             segs[i][1] = bad.clone();
-        }
+            format!("{key} {bad}")
+        };
         let line = join(&segs);
-        let e = parse_line(&line);
-        prop_assert!(e.is_err(), "'{}' was accepted as {:?}", line, e);
-        if !bad.is_empty() {
-            let msg = e.unwrap_err().0;
-            prop_assert!(msg.contains(&bad), "'{}': message '{}' does not name '{}'", line, msg, bad);
-        }
+        let got = go_of(&line);
+        let mut want = without(&g, &key);
+        want.ignored = vec![named];
+        prop_assert_eq!(got, want, "{}", line);
     }
 
     #[test]
-    fn go_with_a_negative_count_is_refused(g in go_command(), key in prop::sample::select(&["movestogo", "depth", "mate", "perft", "nodes"][..]), n in 1i64..1000) {
+    fn go_with_a_negative_count_is_ignored_and_the_rest_kept(g in go_command(), key in prop::sample::select(&["movestogo", "depth", "mate", "perft", "nodes"][..]), n in 1i64..1000) {
         let mut segs = go_segments(&g);
         segs.retain(|s| s[0] != key);
         segs.push(vec![key.to_owned(), (-n).to_string()]);
         let line = join(&segs);
-        prop_assert!(parse_line(&line).is_err(), "{}", line);
+        let mut want = without(&g, key);
+        want.ignored = vec![format!("{key} -{n}")];
+        prop_assert_eq!(go_of(&line), want, "{}", line);
     }
 
     #[test]
-    fn go_with_a_corrupted_key_is_refused(g in go_command(), pick in any::<prop::sample::Index>(), bad in garbage_word()) {
-        const KEYS: &[&str] = &["wtime", "btime", "winc", "binc", "movetime", "movestogo", "depth", "mate", "perft", "nodes", "searchmoves", "ponder", "infinite"];
-        prop_assume!(!KEYS.contains(&bad.as_str()));
+    fn go_with_a_corrupted_key_is_ignored_and_the_rest_kept(g in go_command(), pick in any::<prop::sample::Index>(), bad in garbage_word()) {
+        prop_assume!(!GO_KEYS.contains(&bad.as_str()));
         let mut segs = go_segments(&g);
         prop_assume!(!segs.is_empty());
         let i = pick.index(segs.len());
-        segs[i][0] = bad.clone();
+        let key = std::mem::replace(&mut segs[i][0], bad.clone());
         let line = join(&segs);
-        let e = parse_line(&line);
-        prop_assert!(e.is_err(), "'{}' was accepted as {:?}", line, e);
+        // The unknown word and the value(s) it stranded are all ignored.
+        let mut want = without(&g, &key);
+        want.ignored = segs[i].clone();
+        prop_assert_eq!(go_of(&line), want, "{}", line);
     }
 
     #[test]
@@ -305,31 +358,41 @@ proptest! {
         prop_assert!(e.is_err(), "{}", line);
     }
 
-    /// Token soup for `go`: whatever is accepted is exactly what the line
-    /// says (the value after the last occurrence of each key, the flags
-    /// present) - nothing is silently dropped or read from the wrong token.
+    /// Token soup for `go`: every line is read, and whatever is used is
+    /// exactly what the line says: each value set follows its key in the
+    /// line, the flags are present, every searchmove is in the line, and
+    /// each ignored word is one of the line's.
     #[test]
-    fn accepted_go_soup_is_read_literally(tokens in prop::collection::vec(prop_oneof![
-        prop::sample::select(&["wtime", "btime", "winc", "binc", "movetime", "movestogo", "depth", "mate", "perft", "nodes", "searchmoves", "ponder", "infinite"][..]).prop_map(str::to_owned),
+    fn go_soup_is_read_literally(tokens in prop::collection::vec(prop_oneof![
+        prop::sample::select(GO_KEYS).prop_map(str::to_owned),
         any::<i32>().prop_map(|n| n.to_string()),
         uci_move(),
         garbage_word(),
     ], 0..12)) {
         let line = format!("go {}", tokens.join(" "));
-        let Ok(parsed) = parse_line(&line) else { return Ok(()); };
-        let Some(Command::Go(g)) = parsed.command else {
-            return Err(TestCaseError::fail(format!("'{line}' read as {:?}", parsed.command)));
-        };
-        let after_last = |k: &str| tokens.iter().rposition(|t| t == k).map(|i| tokens[i + 1].clone());
-        prop_assert_eq!(g.wtime.map(|v| v.to_string()), after_last("wtime").map(|t| t.parse::<i64>().unwrap().to_string()));
-        prop_assert_eq!(g.depth.map(|v| v.to_string()), after_last("depth").map(|t| t.parse::<u32>().unwrap().to_string()));
-        prop_assert_eq!(g.nodes.map(|v| v.to_string()), after_last("nodes").map(|t| t.parse::<u64>().unwrap().to_string()));
-        prop_assert_eq!(g.movetime.map(|v| v.to_string()), after_last("movetime").map(|t| t.parse::<i64>().unwrap().to_string()));
+        let g = go_of(&line);
+        let follows = |k: &str, v: String| tokens.windows(2).any(|w| w[0] == k && w[1] == v);
+        for (k, v) in [
+            ("wtime", g.wtime.map(|v| v.to_string())),
+            ("btime", g.btime.map(|v| v.to_string())),
+            ("depth", g.depth.map(|v| v.to_string())),
+            ("nodes", g.nodes.map(|v| v.to_string())),
+            ("movetime", g.movetime.map(|v| v.to_string())),
+            ("perft", g.perft.map(|v| v.to_string())),
+        ] {
+            if let Some(v) = v {
+                prop_assert!(follows(k, v.clone()), "'{}': {} {} is not in the line", line, k, v);
+            }
+        }
         prop_assert_eq!(g.ponder, tokens.iter().any(|t| t == "ponder"));
         prop_assert_eq!(g.infinite, tokens.iter().any(|t| t == "infinite"));
-        // Every move token is a searchmove, in order.
-        let moves: Vec<String> = tokens.iter().filter(|t| t.parse::<shakmaty::uci::UciMove>().is_ok() && t.parse::<i64>().is_err()).cloned().collect();
-        prop_assert_eq!(g.searchmoves, moves);
+        for m in &g.searchmoves {
+            prop_assert!(tokens.contains(m), "'{}': searchmove {}", line, m);
+        }
+        for w in &g.ignored {
+            let first = w.split_whitespace().next().unwrap_or_default();
+            prop_assert!(tokens.iter().any(|t| t == first), "'{}': ignored {}", line, w);
+        }
     }
 }
 

@@ -54,6 +54,11 @@ pub(super) struct Worker<'a> {
     net: &'static Network,
     accs: Vec<Accumulator>,
     aborted: bool,
+    /// Set on the main thread while its first iteration runs: a `stop`
+    /// (or a limit) that arrives then is obeyed only once that iteration
+    /// is done, so every `bestmove` comes from a finished search, never
+    /// from the unsorted move list (`go infinite` then `stop` at once).
+    finishing_first: bool,
 }
 
 /// Late-move reduction table, indexed by depth and move number.
@@ -159,6 +164,7 @@ impl<'a> Worker<'a> {
             net,
             accs: vec![root_acc; MAX_PLY + 2],
             aborted: false,
+            finishing_first: false,
         }
     }
 
@@ -199,7 +205,9 @@ impl<'a> Worker<'a> {
             self.excluded.clear();
             for line in 1..=multipv {
                 self.seldepth = 0;
+                self.finishing_first = self.id == 0 && depth == 1 && line == 1;
                 let score = self.aspiration(depth as i32, prev_score, line, reporter);
+                self.finishing_first = false;
                 if self.aborted {
                     break 'deepening;
                 }
@@ -355,7 +363,9 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if self.control.stopped() || helpers_stop.is_some_and(|h| h.load(Ordering::Relaxed)) {
+        if !self.finishing_first
+            && (self.control.stopped() || helpers_stop.is_some_and(|h| h.load(Ordering::Relaxed)))
+        {
             self.aborted = true;
         }
         self.aborted

@@ -46,6 +46,8 @@ pub enum Command {
     Display,
     /// `eval`: print the static evaluation (debugging extension).
     Eval,
+    /// `help`: list the commands, for a person typing at the engine.
+    Help,
 }
 
 /// Where a `position` command starts from.
@@ -101,6 +103,9 @@ pub struct GoCommand {
     pub infinite: bool,
     /// `perft <depth>`: count leaves per root move instead of searching.
     pub perft: Option<u32>,
+    /// Words that were not understood and were skipped (an unknown token,
+    /// a key without a value, a key with a malformed value), as written.
+    pub ignored: Vec<String>,
 }
 
 /// Why a line was refused. The message names the culprit token.
@@ -133,6 +138,7 @@ const COMMAND_WORDS: &[&str] = &[
     "quit",
     "d",
     "eval",
+    "help",
 ];
 
 /// The outcome of reading one line.
@@ -203,6 +209,7 @@ fn parse_tokens(tokens: &[&str]) -> Result<Command, ParseError> {
         "quit" => no_args(Command::Quit),
         "d" => no_args(Command::Display),
         "eval" => no_args(Command::Eval),
+        "help" => Ok(Command::Help),
         "register" => Ok(Command::Register),
         "debug" => match rest {
             ["on"] => Ok(Command::Debug(true)),
@@ -213,7 +220,7 @@ fn parse_tokens(tokens: &[&str]) -> Result<Command, ParseError> {
         },
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest).map(Command::Position),
-        "go" => parse_go(rest).map(Command::Go),
+        "go" => Ok(Command::Go(parse_go(rest))),
         other => err(format!("unknown command '{}'", shorten(other))),
     }
 }
@@ -306,39 +313,85 @@ fn parse_position(rest: &[&str]) -> Result<PositionCommand, ParseError> {
     Ok(PositionCommand { start, moves })
 }
 
-fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, ParseError> {
-    let Some(v) = value else {
-        return err(format!("go {key} needs a value"));
-    };
-    v.parse::<T>()
-        .map_err(|_| ParseError(format!("go {key}: '{}' is not a valid number", shorten(v))))
+/// The `go` keywords: a value that is one of these is never taken as the
+/// value of the key before it (`go wtime btime 900` ignores `wtime` only).
+const GO_KEYS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "perft",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+/// Read the value of `key`. `Ok(None)` when there is no value to take (the
+/// line ends, or the next token is another keyword): only the key is
+/// ignored. `Err` with the ignored words when the value is there but is not
+/// a number of the right kind: key and value are ignored together.
+fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<Option<T>, String> {
+    match value {
+        None => Ok(None),
+        Some(v) if GO_KEYS.contains(v) => Ok(None),
+        Some(v) => v
+            .parse::<T>()
+            .map(Some)
+            .map_err(|_| format!("{key} {}", shorten(v))),
+    }
 }
 
-fn parse_go(rest: &[&str]) -> Result<GoCommand, ParseError> {
+/// Read a `go` line. Never refused: the UCI protocol asks an engine to
+/// ignore what it does not understand and use the rest, and a GUI that
+/// sent `go` waits for a `bestmove`. Everything skipped is listed in
+/// [`GoCommand::ignored`] so the session can say so.
+fn parse_go(rest: &[&str]) -> GoCommand {
     let mut go = GoCommand::default();
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i];
         let value = rest.get(i + 1);
-        let mut took_value = true;
-        match key {
-            "wtime" => go.wtime = Some(number(key, value)?),
-            "btime" => go.btime = Some(number(key, value)?),
-            "winc" => go.winc = Some(number(key, value)?),
-            "binc" => go.binc = Some(number(key, value)?),
-            "movestogo" => go.movestogo = Some(number(key, value)?),
-            "depth" => go.depth = Some(number(key, value)?),
-            "nodes" => go.nodes = Some(number(key, value)?),
-            "mate" => go.mate = Some(number(key, value)?),
-            "movetime" => go.movetime = Some(number(key, value)?),
-            "perft" => go.perft = Some(number(key, value)?),
+        macro_rules! take {
+            ($field:ident) => {
+                match number(key, value) {
+                    Ok(Some(n)) => {
+                        go.$field = Some(n);
+                        2
+                    }
+                    Ok(None) => {
+                        go.ignored.push(format!("{key} (no value)"));
+                        1
+                    }
+                    Err(words) => {
+                        go.ignored.push(words);
+                        2
+                    }
+                }
+            };
+        }
+        let step = match key {
+            "wtime" => take!(wtime),
+            "btime" => take!(btime),
+            "winc" => take!(winc),
+            "binc" => take!(binc),
+            "movestogo" => take!(movestogo),
+            "depth" => take!(depth),
+            "nodes" => take!(nodes),
+            "mate" => take!(mate),
+            "movetime" => take!(movetime),
+            "perft" => take!(perft),
             "infinite" => {
                 go.infinite = true;
-                took_value = false;
+                1
             }
             "ponder" => {
                 go.ponder = true;
-                took_value = false;
+                1
             }
             "searchmoves" => {
                 // searchmoves takes every following token that reads as a move.
@@ -351,18 +404,18 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, ParseError> {
                     j += 1;
                 }
                 if j == i + 1 {
-                    // Checked per occurrence: a second, empty `searchmoves`
-                    // is as wrong as a first one.
-                    return err("go searchmoves needs at least one move");
+                    go.ignored.push("searchmoves (no move)".to_owned());
                 }
-                i = j;
-                continue;
+                j - i
             }
-            other => return err(format!("unknown token '{}' in go command", shorten(other))),
-        }
-        i += if took_value { 2 } else { 1 };
+            other => {
+                go.ignored.push(shorten(other));
+                1
+            }
+        };
+        i += step;
     }
-    Ok(go)
+    go
 }
 
 #[cfg(test)]
@@ -468,14 +521,44 @@ mod tests {
         assert_eq!(cmd("go"), Command::Go(GoCommand::default()));
     }
 
+    fn go(line: &str) -> GoCommand {
+        match cmd(line) {
+            Command::Go(g) => g,
+            other => panic!("'{line}' read as {other:?}"),
+        }
+    }
+
     #[test]
-    fn go_errors() {
-        assert!(refused("go depth").contains("needs a value"));
-        assert!(refused("go depth x").contains("'x'"));
-        assert!(refused("go depth 99999999999999999999").contains("not a valid number"));
-        assert!(refused("go fast").contains("'fast'"));
-        assert!(refused("go searchmoves").contains("at least one"));
-        assert!(refused("go searchmoves e2e4 depth 3 searchmoves").contains("at least one"));
+    fn go_ignores_what_it_cannot_read_and_keeps_the_rest() {
+        let g = go("go depth");
+        assert_eq!(
+            (g.depth, g.ignored),
+            (None, vec!["depth (no value)".to_owned()])
+        );
+        let g = go("go depth x movetime 50");
+        assert_eq!(g.depth, None);
+        assert_eq!(g.movetime, Some(50));
+        assert_eq!(g.ignored, vec!["depth x".to_owned()]);
+        let g = go("go depth 99999999999999999999");
+        assert_eq!(g.ignored, vec!["depth 99999999999999999999".to_owned()]);
+        let g = go("go fast");
+        assert_eq!(g.ignored, vec!["fast".to_owned()]);
+        let g = go("go wtime 2000.5 btime 2000");
+        assert_eq!((g.wtime, g.btime), (None, Some(2000)));
+        assert_eq!(g.ignored, vec!["wtime 2000.5".to_owned()]);
+        let g = go("go depth 3 foo");
+        assert_eq!((g.depth, g.ignored), (Some(3), vec!["foo".to_owned()]));
+        let g = go("go movetime 200 nodes");
+        assert_eq!(g.movetime, Some(200));
+        assert_eq!(g.ignored, vec!["nodes (no value)".to_owned()]);
+        // A keyword is never read as the value of the key before it.
+        let g = go("go wtime btime 900");
+        assert_eq!((g.wtime, g.btime), (None, Some(900)));
+        assert_eq!(g.ignored, vec!["wtime (no value)".to_owned()]);
+        let g = go("go searchmoves e2e4 depth 3 searchmoves");
+        assert_eq!(g.searchmoves, vec!["e2e4".to_owned()]);
+        assert_eq!(g.ignored, vec!["searchmoves (no move)".to_owned()]);
+        assert!(go("go depth 3 movetime 9").ignored.is_empty());
     }
 
     #[test]

@@ -28,6 +28,29 @@ use output::Output;
 pub const NAME: &str = concat!("chess960 ", env!("CARGO_PKG_VERSION"));
 /// Author sent on `uci`.
 pub const AUTHOR: &str = "the chess960 developers";
+/// The first line written, for a person who started the engine in a
+/// terminal (GUIs ignore it, as they ignore Stockfish's).
+pub fn banner() -> String {
+    format!("{NAME} by {AUTHOR}; type 'help' for the commands")
+}
+
+/// The answer to `help`, sent as `info string` lines.
+pub const HELP: &str = "\
+chess960 speaks UCI; the commands a GUI sends, plus a few for people:
+uci                              identify and list the options
+setoption name <id> [value <x>]  e.g. setoption name UCI_Chess960 value true
+isready                          answered readyok
+ucinewgame                       forget the game and clear the hash
+position startpos [moves ...]    the classical start
+position startpos960 <n>|random [moves ...]  Chess960 start 0..959 (518 = classical)
+position fen <FEN> [moves ...]   FEN, X-FEN (KQkq) or Shredder-FEN (HAha)
+go [wtime btime winc binc movestogo movetime depth nodes mate infinite ponder searchmoves ...]
+go perft <depth>                 count leaf nodes per move (divide)
+stop / ponderhit / quit
+d                                show the board, FEN, Shredder-FEN and start number
+eval                             static evaluation of the position
+Castling moves are written king-takes-own-rook (e1h1) with UCI_Chess960 or a Chess960 start.";
+
 /// Deepest `go perft` accepted: deeper would run for days.
 pub const MAX_PERFT_DEPTH: u32 = 15;
 
@@ -128,9 +151,13 @@ impl Session {
             Command::Stop => self.engine.stop(),
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => {
-                self.engine.stop();
+                // A running `go perft` finishes and prints its count first,
+                // as Stockfish does; a search is stopped (its bestmove is
+                // still sent).
+                self.engine.finish_perft_or_stop();
                 return Flow::Quit;
             }
+            Command::Help => self.out.info_string(HELP),
             Command::Display => self.display(),
             Command::Eval => {
                 let pos = self.game.position();
@@ -205,8 +232,8 @@ impl Session {
     }
 
     fn go(&mut self, g: &GoCommand) {
-        // Everything that can refuse the command is checked before the
-        // running search is touched: a refused `go` changes nothing.
+        // A `go perft` the engine will not run is refused before the running
+        // search is touched: a refused `go` changes nothing.
         if let Some(depth) = g.perft {
             if depth > MAX_PERFT_DEPTH {
                 self.error(&format!(
@@ -215,16 +242,24 @@ impl Session {
                 return;
             }
         }
+        // A search `go` is never refused (the GUI waits for its bestmove):
+        // what cannot be used is named and skipped, the rest is searched.
+        let mut ignored: Vec<String> = g.ignored.iter().map(|w| format!("'{w}'")).collect();
         let pos = self.game.position().clone();
         let mut searchmoves = Vec::new();
         for m in &g.searchmoves {
             match parse_uci_move(&pos, m) {
                 Ok(mv) => searchmoves.push(mv),
-                Err(e) => {
-                    self.error(&format!("go searchmoves: {e}"));
-                    return;
-                }
+                Err(e) => ignored.push(format!("searchmoves {e}")),
             }
+        }
+        if !ignored.is_empty() {
+            let rest = if g.perft.is_some() {
+                "counting with the rest"
+            } else {
+                "searching with the rest"
+            };
+            self.error(&format!("go: ignored {}; {rest}", ignored.join(", ")));
         }
         // A new `go` while searching: finish the old search first (its
         // bestmove is sent), so every go gets exactly one bestmove.
@@ -422,6 +457,7 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<S
 /// Only when reading the input fails.
 pub fn run(input: &mut impl BufRead, out: Box<dyn Write + Send>) -> io::Result<()> {
     let out = Arc::new(Output::new(out));
+    out.send(&banner());
     let mut session = Session::new(out);
     let mut buf = Vec::new();
     while let Some(line) = read_line(input, &mut buf)? {

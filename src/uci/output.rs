@@ -10,7 +10,6 @@
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use shakmaty::uci::UciMove;
 use vampirc_uci::{UciMessage, UciOptionConfig, UciPiece, UciSquare};
@@ -115,17 +114,13 @@ fn printable(c: char) -> char {
     }
 }
 
+/// One log line: an RFC 3339 UTC timestamp with milliseconds, the
+/// direction (`<` from the GUI, `>` to it) and the text without its line
+/// ending, so each message takes exactly one line.
 fn log_line(log: &mut Option<File>, dir: char, line: &str) {
     if let Some(f) = log {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
-        let _ = writeln!(
-            f,
-            "{}.{:03} {dir} {line}",
-            now.as_secs(),
-            now.subsec_millis()
-        );
+        let line = line.trim_end_matches(['\n', '\r']);
+        let _ = writeln!(f, "{:.3} {dir} {line}", jiff::Timestamp::now());
     }
 }
 

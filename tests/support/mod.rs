@@ -126,7 +126,7 @@ impl Engine {
                 }
             });
         }
-        Engine {
+        let mut engine = Engine {
             child,
             stdin,
             lines: rx,
@@ -135,7 +135,15 @@ impl Engine {
             stderr,
             panics,
             eof: false,
+        };
+        // The one-line banner for people comes first; GUIs skip it.
+        let (before, _) = engine.expect_by("the banner", REPLY, |l| {
+            l.starts_with("chess960 ") && l.contains("'help'")
+        });
+        if !before.is_empty() {
+            engine.fail("output before the banner");
         }
+        engine
     }
 
     /// Resident memory of the engine process in KB (Linux `/proc`), if known.
