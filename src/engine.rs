@@ -1,9 +1,12 @@
 //! The engine facade: the game (start position, moves, repetition keys),
 //! the transposition table, and the background search or perft thread.
 //!
-//! The UCI layer talks to this type only; it never touches the search
-//! directly. `go` is non-blocking so that `isready`, `stop` and `quit` are
-//! answered while a search runs.
+//! The UCI layer talks to this module only; it never touches the search,
+//! the time manager, perft or the evaluation directly. It hands over the
+//! raw clock of a `go` ([`GoRequest`]); the time budget is computed here
+//! from [`crate::search::time`], next to the search's own soft scaling.
+//! `go` and `perft` are non-blocking so that `isready`, `stop` and `quit`
+//! are answered while they run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,8 +16,65 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use crate::notation::{needs_chess960, parse_fen, parse_uci_move};
-use crate::search::{self, tt::Table, Control, Histories, Limits, Outcome, Reporter};
-use crate::startpos;
+use crate::search::time;
+pub use crate::search::time::Clock;
+use crate::search::{self, tt::Table, Control, Histories, Limits};
+use crate::{eval, perft, startpos};
+
+pub use crate::search::tt::Bound;
+pub use crate::search::{Outcome, Report, Reporter, Score, MAX_DEPTH};
+
+/// Deepest `go perft` accepted: deeper would run for days.
+pub const MAX_PERFT_DEPTH: u32 = 15;
+
+/// What a `go` asks for, as the GUI sent it (after the UCI layer has read
+/// the words and the moves).
+#[derive(Debug, Clone, Default)]
+pub struct GoRequest {
+    /// The clock of the side to move (`wtime`/`btime`, increment,
+    /// `movestogo`, `movetime`).
+    pub clock: Clock,
+    /// `go depth`; clamped to 1..=[`MAX_DEPTH`].
+    pub depth: Option<u32>,
+    /// `go nodes`.
+    pub nodes: Option<u64>,
+    /// `go mate` (moves).
+    pub mate: Option<u32>,
+    /// `go infinite`: no time limit, and no answer before `stop`.
+    pub infinite: bool,
+    /// `go ponder`: no answer before `ponderhit` (then the clock applies)
+    /// or `stop`.
+    pub ponder: bool,
+    /// `searchmoves`, legal in the game's position; empty: all moves.
+    pub searchmoves: Vec<Move>,
+    /// `MultiPV`.
+    pub multipv: usize,
+    /// `Threads`.
+    pub threads: usize,
+    /// `Move Overhead` in ms.
+    pub move_overhead_ms: u64,
+}
+
+/// The static evaluation of a position, as `eval` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evaluation {
+    /// What the search uses (the network's correction included), in
+    /// centipawns for the side to move.
+    pub total_cp: i32,
+    /// The hand-made terms alone.
+    pub hand_made_cp: i32,
+}
+
+/// Evaluate `pos` statically.
+pub fn evaluate(pos: &Chess) -> Evaluation {
+    Evaluation {
+        total_cp: eval::nnue::evaluate(pos),
+        hand_made_cp: eval::evaluate(pos),
+    }
+}
+
+/// A perft divide: leaf counts per root move, unsorted.
+pub type Divide = Vec<(Move, u64)>;
 
 /// A game: where it started and the moves since.
 #[derive(Debug, Clone)]
@@ -207,17 +267,32 @@ impl Engine {
             .is_some_and(|r| r.pending.load(Ordering::SeqCst) && !r.handle.is_finished())
     }
 
-    /// Start searching `game` in the background. `hold` keeps the search
-    /// from ending on its own (`go infinite`, `go ponder`).
+    /// Start searching `game` in the background; `on_done` receives the
+    /// result (it writes the `bestmove`).
     pub fn go(
         &mut self,
         game: &Game,
-        limits: Limits,
-        threads: usize,
-        hold: bool,
+        request: GoRequest,
         mut reporter: Box<dyn Reporter + Send>,
         on_done: OnDone,
     ) {
+        let budget = if request.infinite {
+            time::Budget::default()
+        } else {
+            time::allocate(request.clock, request.move_overhead_ms)
+        };
+        let limits = Limits {
+            depth: request.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: request.nodes,
+            mate: request.mate,
+            soft: budget.soft,
+            hard: budget.hard,
+            searchmoves: request.searchmoves,
+            multipv: request.multipv,
+        };
+        let threads = request.threads;
+        // A pondering or infinite search must not end on its own.
+        let hold = request.infinite || request.ponder;
         self.wait();
         let control = Arc::new(Control::new(hold));
         let table = Arc::clone(&self.table);
@@ -252,20 +327,28 @@ impl Engine {
         });
     }
 
-    /// Run `work` in the background with a stop flag (`go perft`), then
-    /// hand its result to `finish`, which writes the output.
-    pub fn spawn_job<T: 'static>(
+    /// Count the leaves below each move of `pos` to `depth` in the
+    /// background (`go perft`), with `threads` threads and a `hash_mb`
+    /// table that lives only for this count; `finish` receives the divide,
+    /// or `None` when `stop` interrupted it. `depth` must be at most
+    /// [`MAX_PERFT_DEPTH`].
+    pub fn perft(
         &mut self,
-        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
-        finish: impl FnOnce(T) + Send + 'static,
+        pos: &Chess,
+        depth: u32,
+        threads: usize,
+        hash_mb: usize,
+        finish: impl FnOnce(Option<Divide>) + Send + 'static,
     ) {
         self.wait();
+        let pos = pos.clone();
+        let config = perft::PerftConfig { threads, hash_mb };
         let control = Arc::new(Control::new(false));
         let c = Arc::clone(&control);
         let pending = Arc::new(AtomicBool::new(true));
         let p = Arc::clone(&pending);
         let handle = std::thread::spawn(move || {
-            let result = work(&c.stop);
+            let result = perft::divide_with(&pos, depth.min(MAX_PERFT_DEPTH), &config, &c.stop);
             p.store(false, Ordering::SeqCst);
             finish(result);
         });

@@ -22,5 +22,4 @@ pub mod perft;
 pub mod procedures;
 pub mod search;
 pub mod startpos;
-pub mod timeman;
 pub mod uci;

@@ -259,7 +259,9 @@ pub fn main() -> ExitCode {
         Err(e) => return usage_error(&e),
     };
     let result = match cli.command {
-        None | Some(Command::Uci) => crate::uci::run_stdio().map(|()| ExitCode::SUCCESS),
+        None | Some(Command::Uci) => crate::uci::run_stdio()
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(CliError::from),
         Some(Command::Fen(a)) => positions::fen(&a),
         Some(Command::Idn(a)) => positions::idn(&a),
         Some(Command::Show(a)) => positions::show(&a),

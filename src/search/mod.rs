@@ -8,6 +8,7 @@
 
 mod correction;
 mod ordering;
+pub mod time;
 pub mod tt;
 mod worker;
 

@@ -258,7 +258,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         if let Some(soft) = self.limits.soft {
-            let mut target = soft.mul_f64(crate::timeman::soft_scale(stable, score_drop));
+            let mut target = soft.mul_f64(super::time::soft_scale(stable, score_drop));
             if let Some(hard) = self.limits.hard {
                 target = target.min(hard);
             }

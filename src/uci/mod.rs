@@ -16,10 +16,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::engine::{Engine, Game};
+use crate::engine::{
+    self, Bound, Clock, Engine, Game, GoRequest, Outcome, Report, Reporter, Score, MAX_DEPTH,
+    MAX_PERFT_DEPTH,
+};
 use crate::notation::{parse_uci_move, shredder_fen, uci_move, xfen};
-use crate::search::{self, Limits, Report, Reporter, Score, MAX_DEPTH};
-use crate::{perft, startpos, timeman};
+use crate::startpos;
 use command::{Command, GoCommand, PositionCommand, StartSpec};
 use options::{Change, Options};
 use output::Output;
@@ -50,9 +52,6 @@ stop / ponderhit / quit
 d                                show the board, FEN, Shredder-FEN and start number
 eval                             static evaluation of the position
 Castling moves are written king-takes-own-rook (e1h1) with UCI_Chess960 or a Chess960 start.";
-
-/// Deepest `go perft` accepted: deeper would run for days.
-pub const MAX_PERFT_DEPTH: u32 = 15;
 
 /// Whether the session goes on after a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,11 +159,10 @@ impl Session {
             Command::Help => self.out.info_string(HELP),
             Command::Display => self.display(),
             Command::Eval => {
-                let pos = self.game.position();
-                let e = crate::eval::nnue::evaluate(pos);
-                let hce = crate::eval::evaluate(pos);
+                let e = engine::evaluate(self.game.position());
                 self.out.send(&format!(
-                    "info string eval {e} cp (side to move; network, as the search uses it; hand-made terms: {hce} cp)"
+                    "info string eval {} cp (side to move; network, as the search uses it; hand-made terms: {} cp)",
+                    e.total_cp, e.hand_made_cp
                 ));
             }
         }
@@ -276,25 +274,22 @@ impl Session {
             }
         }
         let white = pos.turn().is_white();
-        let clock = timeman::Clock {
-            time: if white { g.wtime } else { g.btime },
-            inc: if white { g.winc } else { g.binc },
-            movestogo: g.movestogo,
-            movetime: g.movetime,
-        };
-        let budget = if g.infinite {
-            timeman::Budget::default()
-        } else {
-            timeman::allocate(clock, self.options.move_overhead)
-        };
-        let limits = Limits {
-            depth: g.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+        let request = GoRequest {
+            clock: Clock {
+                time: if white { g.wtime } else { g.btime },
+                inc: if white { g.winc } else { g.binc },
+                movestogo: g.movestogo,
+                movetime: g.movetime,
+            },
+            depth: g.depth,
             nodes: g.nodes,
             mate: g.mate,
-            soft: budget.soft,
-            hard: budget.hard,
+            infinite: g.infinite,
+            ponder: g.ponder,
             searchmoves,
             multipv: self.options.multipv,
+            threads: self.options.threads,
+            move_overhead_ms: self.options.move_overhead,
         };
         let chess960 = self.chess960_notation();
         let reporter = Box::new(UciReporter {
@@ -302,7 +297,7 @@ impl Session {
             chess960,
         });
         let out = Arc::clone(&self.out);
-        let on_done = Box::new(move |o: search::Outcome| {
+        let on_done = Box::new(move |o: Outcome| {
             let mode = if chess960 {
                 CastlingMode::Chess960
             } else {
@@ -312,32 +307,22 @@ impl Session {
             let ponder = o.ponder.map(|m| m.to_uci(mode));
             out.send(&output::bestmove(best.as_ref(), ponder.as_ref()));
         });
-        self.engine.go(
-            &self.game,
-            limits,
-            self.options.threads,
-            g.infinite || g.ponder,
-            reporter,
-            on_done,
-        );
+        self.engine.go(&self.game, request, reporter, on_done);
     }
 
     /// `depth` is at most [`MAX_PERFT_DEPTH`] (checked by [`Self::go`]).
     fn go_perft(&mut self, depth: u32) {
-        let pos = self.game.position().clone();
         let chess960 = self.chess960_notation();
         let out = Arc::clone(&self.out);
         // The GUI's `Threads` and `Hash` size the count as they size the
-        // search; the perft table lives only for this count.
-        let config = perft::PerftConfig {
-            threads: self.options.threads,
-            hash_mb: self.options.hash_mb,
-        };
-        // The counting runs off the input thread (isready stays answered);
-        // the lines are written only once it is complete, so `stop` leaves
-        // no partial divide on stdout.
-        self.engine.spawn_job(
-            move |stop| perft::divide_with(&pos, depth, &config, stop),
+        // search. The counting runs off the input thread (isready stays
+        // answered); the lines are written only once it is complete, so
+        // `stop` leaves no partial divide on stdout.
+        self.engine.perft(
+            self.game.position(),
+            depth,
+            self.options.threads,
+            self.options.hash_mb,
             move |counts| {
                 let Some(counts) = counts else {
                     out.send("info string perft stopped");
@@ -426,8 +411,8 @@ pub fn info_line(r: &Report, chess960: bool) -> String {
         Score::Mate(m) => format!("mate {m}"),
     };
     let bound = match r.bound {
-        Some(search::tt::Bound::Lower) => " lowerbound",
-        Some(search::tt::Bound::Upper) => " upperbound",
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
         _ => "",
     };
     let pv: Vec<String> = r.pv.iter().map(|&m: &Move| uci_move(m, chess960)).collect();
@@ -474,8 +459,8 @@ pub fn run(input: &mut impl BufRead, out: Box<dyn Write + Send>) -> io::Result<(
 ///
 /// # Errors
 /// Only when stdin cannot be read.
-pub fn run_stdio() -> Result<(), crate::cli::CliError> {
+pub fn run_stdio() -> io::Result<()> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    run(&mut input, Box::new(io::stdout())).map_err(crate::cli::CliError::from)
+    run(&mut input, Box::new(io::stdout()))
 }

@@ -1,15 +1,245 @@
-//! The engine's UCI options: their declarations and typed values.
+//! The engine's UCI options, declared once.
+//!
+//! [`TABLE`] holds each option's name, type, default, range and a line on
+//! what it does. The `option` lines sent after `uci`, the validation of
+//! `setoption`, the defaults of [`Options`] and the option table in
+//! README.md (checked by a test) all come from it, so a range or default
+//! cannot disagree between them.
 
 use vampirc_uci::UciOptionConfig;
 
 use super::output::option_line;
 
-/// Default transposition table size in MB.
-pub const DEFAULT_HASH_MB: usize = 16;
+/// What kind of value an option takes, with its default and range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// Value before any `setoption`.
+        default: i64,
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Check {
+        /// Value before any `setoption`.
+        default: bool,
+    },
+    /// An action without a value.
+    Button,
+    /// Free text (a path); `<empty>` stands for the empty string.
+    Text,
+}
+
+/// Which option a [`Spec`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Id {
+    /// `Hash`.
+    Hash,
+    /// `Clear Hash`.
+    ClearHash,
+    /// `Threads`.
+    Threads,
+    /// `MultiPV`.
+    MultiPv,
+    /// `Move Overhead`.
+    MoveOverhead,
+    /// `Ponder`.
+    Ponder,
+    /// `UCI_Chess960`.
+    Chess960,
+    /// `Debug Log File`.
+    DebugLogFile,
+}
+
+/// One option: everything the engine says or checks about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spec {
+    /// Which option.
+    pub id: Id,
+    /// The name as declared (matched case-insensitively on `setoption`).
+    pub name: &'static str,
+    /// Type, default and range.
+    pub kind: Kind,
+    /// What it does, for people (README's table).
+    pub what: &'static str,
+}
+
+impl Spec {
+    /// The default of a spin option.
+    const fn spin_default(&self) -> i64 {
+        match self.kind {
+            Kind::Spin { default, .. } => default,
+            _ => 0,
+        }
+    }
+
+    /// The default of a check option.
+    const fn check_default(&self) -> bool {
+        match self.kind {
+            Kind::Check { default } => default,
+            _ => false,
+        }
+    }
+
+    /// The `option` line sent after `uci`. vampirc-uci writes it; our own
+    /// rendering is the fallback when its text is not one clean line.
+    pub fn declaration(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            Kind::Spin { default, min, max } => option_line(
+                UciOptionConfig::Spin {
+                    name: name.into(),
+                    default: Some(default),
+                    min: Some(min),
+                    max: Some(max),
+                },
+                format!("option name {name} type spin default {default} min {min} max {max}"),
+            ),
+            Kind::Check { default } => option_line(
+                UciOptionConfig::Check {
+                    name: name.into(),
+                    default: Some(default),
+                },
+                format!("option name {name} type check default {default}"),
+            ),
+            Kind::Button => option_line(
+                UciOptionConfig::Button { name: name.into() },
+                format!("option name {name} type button"),
+            ),
+            // vampirc-uci writes an empty string default as nothing; GUIs
+            // want the `<empty>` convention Stockfish uses.
+            Kind::Text => format!("option name {name} type string default <empty>"),
+        }
+    }
+
+    /// Check a `setoption` value against the type and range.
+    fn read(&self, value: Option<&str>) -> Result<Value, String> {
+        let name = self.name;
+        match self.kind {
+            Kind::Spin { min, max, .. } => {
+                let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+                let n: i64 = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("option {name}: '{v}' is not an integer"))?;
+                if n < min || n > max {
+                    return Err(format!("option {name}: {n} out of range {min}..{max}"));
+                }
+                Ok(Value::Int(n))
+            }
+            Kind::Check { .. } => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                Some("true") => Ok(Value::Bool(true)),
+                Some("false") => Ok(Value::Bool(false)),
+                Some(v) => Err(format!("option {name}: '{v}' is not true or false")),
+                None => Err(format!("option {name} needs true or false")),
+            },
+            Kind::Button => Ok(Value::None),
+            Kind::Text => {
+                let v = value.unwrap_or("").trim();
+                Ok(Value::Text(if v == "<empty>" { "" } else { v }.to_owned()))
+            }
+        }
+    }
+}
+
+/// A value that passed [`Spec::read`].
+enum Value {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+    None,
+}
+
 /// Largest accepted `Hash` (MB).
 pub const MAX_HASH_MB: usize = 65_536;
 /// Largest accepted `Threads`.
 pub const MAX_THREADS: usize = 256;
+
+/// `Hash`: transposition table size.
+pub const HASH: Spec = Spec {
+    id: Id::Hash,
+    name: "Hash",
+    kind: Kind::Spin {
+        default: 16,
+        min: 1,
+        max: MAX_HASH_MB as i64,
+    },
+    what: "transposition table size in MB (refused beyond the memory the system has free)",
+};
+/// `Threads`: search threads (Lazy SMP).
+pub const THREADS: Spec = Spec {
+    id: Id::Threads,
+    name: "Threads",
+    kind: Kind::Spin {
+        default: 1,
+        min: 1,
+        max: MAX_THREADS as i64,
+    },
+    what: "search threads; also used by go perft",
+};
+/// `MultiPV`: lines reported.
+pub const MULTIPV: Spec = Spec {
+    id: Id::MultiPv,
+    name: "MultiPV",
+    kind: Kind::Spin {
+        default: 1,
+        min: 1,
+        max: 256,
+    },
+    what: "number of best lines reported while analysing",
+};
+/// `Move Overhead`: time kept back per move.
+pub const MOVE_OVERHEAD: Spec = Spec {
+    id: Id::MoveOverhead,
+    name: "Move Overhead",
+    kind: Kind::Spin {
+        // 100 ms: three flag falls in 121 games at 5+0.05 with 30 ms on a
+        // loaded 2-core machine (overruns of 6-96 ms); GUIs rarely add less.
+        default: 100,
+        min: 0,
+        max: 5000,
+    },
+    what: "ms kept back per move for GUI and system latency (at most 5% of a go movetime)",
+};
+/// `Ponder`: the GUI may send `go ponder`.
+pub const PONDER: Spec = Spec {
+    id: Id::Ponder,
+    name: "Ponder",
+    kind: Kind::Check { default: false },
+    what: "tells the engine the GUI may send go ponder",
+};
+/// `UCI_Chess960`: castles written king-takes-rook.
+pub const CHESS960: Spec = Spec {
+    id: Id::Chess960,
+    name: "UCI_Chess960",
+    kind: Kind::Check { default: false },
+    what: "castles written king-takes-own-rook (always so from a Chess960 start)",
+};
+
+/// Every option, in the order they are declared after `uci`.
+pub const TABLE: &[Spec] = &[
+    HASH,
+    Spec {
+        id: Id::ClearHash,
+        name: "Clear Hash",
+        kind: Kind::Button,
+        what: "empties the transposition table",
+    },
+    THREADS,
+    MULTIPV,
+    MOVE_OVERHEAD,
+    PONDER,
+    CHESS960,
+    Spec {
+        id: Id::DebugLogFile,
+        name: "Debug Log File",
+        kind: Kind::Text,
+        what: "file that receives every line in and out, timestamped (empty: off)",
+    },
+];
 
 /// Current option values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,14 +263,12 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
-            // 100 ms: three flag falls in 121 games at 5+0.05 with 30 ms on a
-            // loaded 2-core machine (overruns of 6-96 ms); GUIs rarely add less.
-            move_overhead: 100,
-            chess960: false,
-            ponder: false,
+            hash_mb: HASH.spin_default() as usize,
+            threads: THREADS.spin_default() as usize,
+            multipv: MULTIPV.spin_default() as usize,
+            move_overhead: MOVE_OVERHEAD.spin_default() as u64,
+            chess960: CHESS960.check_default(),
+            ponder: PONDER.check_default(),
             debug_log_file: String::new(),
         }
     }
@@ -67,43 +295,28 @@ pub enum Change {
     DebugLogFile(String),
 }
 
-fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
-    let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
-    let n: i64 = v
-        .trim()
-        .parse()
-        .map_err(|_| format!("option {name}: '{v}' is not an integer"))?;
-    if n < min || n > max {
-        return Err(format!("option {name}: {n} out of range {min}..{max}"));
-    }
-    Ok(n)
-}
-
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        Some(v) => Err(format!("option {name}: '{v}' is not true or false")),
-        None => Err(format!("option {name} needs true or false")),
-    }
-}
-
 /// Read a `setoption` (names are case-insensitive, as the UCI spec says).
 ///
 /// # Errors
 /// Unknown option, missing or malformed value, value out of range.
 pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
-    let key = name.trim().to_ascii_lowercase();
-    Ok(match key.as_str() {
-        "hash" => Change::Hash(spin("Hash", value, 1, MAX_HASH_MB as i64)? as usize),
-        "clear hash" => Change::ClearHash,
-        "threads" => Change::Threads(spin("Threads", value, 1, MAX_THREADS as i64)? as usize),
-        "multipv" => Change::MultiPv(spin("MultiPV", value, 1, 256)? as usize),
-        "move overhead" => Change::MoveOverhead(spin("Move Overhead", value, 0, 5000)? as u64),
-        "uci_chess960" => Change::Chess960(check("UCI_Chess960", value)?),
-        "ponder" => Change::Ponder(check("Ponder", value)?),
-        "debug log file" => Change::DebugLogFile(value.unwrap_or("").trim().to_owned()),
-        _ => return Err(format!("unknown option '{}'", name.trim())),
+    let name = name.trim();
+    let spec = TABLE
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown option '{name}'"))?;
+    let value = spec.read(value)?;
+    // Ranges were checked by `read`, so the conversions below are exact.
+    Ok(match (spec.id, value) {
+        (Id::Hash, Value::Int(n)) => Change::Hash(n as usize),
+        (Id::ClearHash, _) => Change::ClearHash,
+        (Id::Threads, Value::Int(n)) => Change::Threads(n as usize),
+        (Id::MultiPv, Value::Int(n)) => Change::MultiPv(n as usize),
+        (Id::MoveOverhead, Value::Int(n)) => Change::MoveOverhead(n as u64),
+        (Id::Chess960, Value::Bool(b)) => Change::Chess960(b),
+        (Id::Ponder, Value::Bool(b)) => Change::Ponder(b),
+        (Id::DebugLogFile, Value::Text(path)) => Change::DebugLogFile(path),
+        (id, _) => unreachable!("option {id:?} read as another kind"),
     })
 }
 
@@ -125,44 +338,7 @@ impl Options {
 
 /// The `option` lines sent after `uci`.
 pub fn declarations() -> Vec<String> {
-    let d = Options::default();
-    let spin = |name: &str, default: i64, min: i64, max: i64| {
-        option_line(
-            UciOptionConfig::Spin {
-                name: name.into(),
-                default: Some(default),
-                min: Some(min),
-                max: Some(max),
-            },
-            format!("option name {name} type spin default {default} min {min} max {max}"),
-        )
-    };
-    let check = |name: &str, default: bool| {
-        option_line(
-            UciOptionConfig::Check {
-                name: name.into(),
-                default: Some(default),
-            },
-            format!("option name {name} type check default {default}"),
-        )
-    };
-    vec![
-        spin("Hash", d.hash_mb as i64, 1, MAX_HASH_MB as i64),
-        option_line(
-            UciOptionConfig::Button {
-                name: "Clear Hash".into(),
-            },
-            "option name Clear Hash type button".into(),
-        ),
-        spin("Threads", 1, 1, MAX_THREADS as i64),
-        spin("MultiPV", 1, 1, 256),
-        spin("Move Overhead", d.move_overhead as i64, 0, 5000),
-        check("Ponder", false),
-        check("UCI_Chess960", false),
-        // vampirc-uci writes an empty string default as nothing; GUIs want
-        // the `<empty>` convention Stockfish uses.
-        "option name Debug Log File type string default <empty>".into(),
-    ]
+    TABLE.iter().map(Spec::declaration).collect()
 }
 
 #[cfg(test)]
@@ -172,14 +348,49 @@ mod tests {
     #[test]
     fn declarations_are_well_formed() {
         let lines = declarations();
+        assert_eq!(lines.len(), TABLE.len());
         assert!(lines
             .iter()
             .any(|l| l == "option name UCI_Chess960 type check default false"));
         assert!(lines
             .iter()
             .any(|l| l == "option name Hash type spin default 16 min 1 max 65536"));
+        assert!(lines
+            .iter()
+            .any(|l| l == "option name Threads type spin default 1 min 1 max 256"));
+        assert!(lines
+            .iter()
+            .any(|l| l == "option name Debug Log File type string default <empty>"));
         for l in &lines {
             assert!(l.starts_with("option name "), "{l}");
+        }
+    }
+
+    #[test]
+    fn every_declared_option_is_accepted_at_its_default_and_bounds() {
+        for spec in TABLE {
+            let values: Vec<Option<String>> = match spec.kind {
+                Kind::Spin { default, min, max } => vec![default, min, max]
+                    .into_iter()
+                    .map(|v| Some(v.to_string()))
+                    .collect(),
+                Kind::Check { default } => vec![Some(default.to_string())],
+                Kind::Button => vec![None],
+                Kind::Text => vec![Some("<empty>".into())],
+            };
+            for v in values {
+                assert!(
+                    parse_change(&spec.name.to_ascii_uppercase(), v.as_deref()).is_ok(),
+                    "{} {v:?}",
+                    spec.name
+                );
+            }
+            if let Kind::Spin { min, max, .. } = spec.kind {
+                for v in [min - 1, max + 1] {
+                    let e = parse_change(spec.name, Some(&v.to_string())).unwrap_err();
+                    assert!(e.contains("range") && e.contains(spec.name), "{e}");
+                }
+            }
         }
     }
 
@@ -201,5 +412,9 @@ mod tests {
             .unwrap_err()
             .contains("unknown"));
         assert_eq!(parse_change("Clear Hash", None), Ok(Change::ClearHash));
+        assert_eq!(
+            parse_change("Debug Log File", Some("<empty>")),
+            Ok(Change::DebugLogFile(String::new()))
+        );
     }
 }
