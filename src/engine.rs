@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+use rand::SeedableRng;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
@@ -19,7 +20,7 @@ use crate::notation::{needs_chess960, parse_fen, parse_uci_move};
 use crate::search::time;
 pub use crate::search::time::Clock;
 use crate::search::{self, tt::Table, Control, Histories, Limits};
-use crate::{eval, perft, startpos};
+use crate::{eval, perft, startpos, strength};
 
 pub use crate::search::tt::Bound;
 pub use crate::search::{Outcome, Report, Reporter, Score, MAX_DEPTH};
@@ -53,6 +54,9 @@ pub struct GoRequest {
     pub threads: usize,
     /// `Move Overhead` in ms.
     pub move_overhead_ms: u64,
+    /// `UCI_Elo` when `UCI_LimitStrength` is on: play at that level
+    /// (see [`crate::strength`]).
+    pub limit_elo: Option<i64>,
 }
 
 /// The static evaluation of a position, as `eval` reports it.
@@ -197,6 +201,8 @@ pub type OnDone = Box<dyn FnOnce(Outcome) + Send>;
 
 /// The engine: owns the transposition table and the worker thread.
 pub struct Engine {
+    /// Seeds for the move choice of a limited strength.
+    seed: SeedSequence,
     table: Arc<Table>,
     /// Move-ordering statistics kept between the searches of a game.
     histories: Arc<Mutex<Histories>>,
@@ -208,6 +214,7 @@ impl Engine {
     /// An engine with a `hash_mb` MB transposition table.
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
+            seed: SeedSequence(rand::random()),
             table: Arc::new(Table::new(hash_mb)),
             histories: Arc::new(Mutex::new(Histories::new())),
             hash_mb,
@@ -273,7 +280,7 @@ impl Engine {
         &mut self,
         game: &Game,
         request: GoRequest,
-        mut reporter: Box<dyn Reporter + Send>,
+        reporter: Box<dyn Reporter + Send>,
         on_done: OnDone,
     ) {
         let budget = if request.infinite {
@@ -293,6 +300,11 @@ impl Engine {
         let threads = request.threads;
         // A pondering or infinite search must not end on its own.
         let hold = request.infinite || request.ponder;
+        let (limits, reporter, on_done) = match request.limit_elo {
+            None => (limits, reporter, on_done),
+            Some(elo) => limit_strength(elo, limits, reporter, on_done, self.seed.next()),
+        };
+        let mut reporter = reporter;
         self.wait();
         let control = Arc::new(Control::new(hold));
         let table = Arc::clone(&self.table);
@@ -390,6 +402,104 @@ impl Engine {
             if r.handle.join().is_err() {
                 log::error!("search thread panicked");
             }
+        }
+    }
+}
+
+/// A source of seeds, one per limited-strength search.
+struct SeedSequence(u64);
+
+impl SeedSequence {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.0
+    }
+}
+
+/// A root line of the search as the strength limit sees it.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    depth: u32,
+    multipv: usize,
+    score: i32,
+    first: Move,
+    reply: Option<Move>,
+}
+
+/// Wraps a search for `UCI_LimitStrength`: the node budget and the
+/// candidate lines of [`crate::strength`], only the lines the GUI asked
+/// for shown, and the move chosen among the near-best candidates of the
+/// deepest iteration that finished all of them.
+fn limit_strength(
+    elo: i64,
+    mut limits: Limits,
+    inner: Box<dyn Reporter + Send>,
+    on_done: OnDone,
+    seed: u64,
+) -> (Limits, Box<dyn Reporter + Send>, OnDone) {
+    let shown = limits.multipv.max(1);
+    limits.nodes = Some(
+        limits
+            .nodes
+            .map_or(strength::nodes(elo), |n| n.min(strength::nodes(elo))),
+    );
+    limits.multipv = shown.max(strength::CANDIDATES);
+    let lines = Arc::new(Mutex::new(Vec::<Line>::new()));
+    let reporter = Box::new(StrengthReporter {
+        inner,
+        shown,
+        lines: Arc::clone(&lines),
+    });
+    let done: OnDone = Box::new(move |mut outcome: Outcome| {
+        let lines = lines.lock().map(|l| l.clone()).unwrap_or_default();
+        let width = lines.iter().map(|l| l.multipv).max().unwrap_or(0);
+        let depth = lines
+            .iter()
+            .filter(|l| l.multipv == width)
+            .map(|l| l.depth)
+            .max();
+        let last: Vec<&Line> = lines.iter().filter(|l| Some(l.depth) == depth).collect();
+        let scored: Vec<(Move, i32)> = last.iter().map(|l| (l.first, l.score)).collect();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        if let Some(m) = strength::choose(&scored, elo, &mut rng) {
+            if Some(m) != outcome.best {
+                outcome.best = Some(m);
+                outcome.ponder = last.iter().find(|l| l.first == m).and_then(|l| l.reply);
+            }
+        }
+        on_done(outcome);
+    });
+    (limits, reporter, done)
+}
+
+/// Forwards the lines the GUI asked for and records every exact line.
+struct StrengthReporter {
+    inner: Box<dyn Reporter + Send>,
+    shown: usize,
+    lines: Arc<Mutex<Vec<Line>>>,
+}
+
+impl Reporter for StrengthReporter {
+    fn report(&mut self, r: &Report) {
+        if r.multipv <= self.shown {
+            self.inner.report(r);
+        }
+        let (Some(&first), None) = (r.pv.first(), r.bound) else {
+            return;
+        };
+        let score = match r.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(m) if m > 0 => search::MATE - 2 * m,
+            Score::Mate(m) => -search::MATE - 2 * m,
+        };
+        if let Ok(mut lines) = self.lines.lock() {
+            lines.push(Line {
+                depth: r.depth,
+                multipv: r.multipv,
+                score,
+                first,
+                reply: r.pv.get(1).copied(),
+            });
         }
     }
 }

@@ -22,4 +22,5 @@ pub mod perft;
 pub mod procedures;
 pub mod search;
 pub mod startpos;
+pub mod strength;
 pub mod uci;

@@ -959,3 +959,35 @@ fn hash_changes_do_not_leak_memory() {
     );
     println!("RSS with Hash 64 cleared: {first} KB before, {last} KB after 20 resizes");
 }
+
+/// `UCI_LimitStrength` with `UCI_Elo`: the search stops at the level's
+/// node budget, the GUI sees only the lines it asked for, the move is
+/// legal, and a mate in one is still played at the lowest level (the
+/// choice is only among moves the search scored near the best).
+#[test]
+fn limited_strength_plays_fast_legal_moves_and_keeps_mates() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_LimitStrength value true");
+    e.ask("setoption name UCI_Elo value 1350");
+    e.ask("position startpos960 200 moves e2e4 e7e5");
+    let pos = e.position();
+    for _ in 0..5 {
+        e.send("go depth 60");
+        let (before, best, _) = e.bestmove(REPLY);
+        assert!(
+            before.iter().all(|l| !l.contains(" multipv 2 ")),
+            "{before:?}"
+        );
+        assert!(before.iter().any(|l| l.starts_with("info depth")), "{before:?}");
+        legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    }
+    // White mates with Qh5xf7 (scholar's mate shape, classical start).
+    e.ask("position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6");
+    for _ in 0..10 {
+        e.send("go depth 60");
+        let (_, best, _) = e.bestmove(REPLY);
+        assert_eq!(best, "h5f7");
+    }
+    let out = e.ask("setoption name UCI_Elo value 1000");
+    assert!(out.iter().any(|l| l.contains("out of range")), "{out:?}");
+}

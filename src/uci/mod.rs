@@ -290,6 +290,7 @@ impl Session {
             multipv: self.options.multipv,
             threads: self.options.threads,
             move_overhead_ms: self.options.move_overhead,
+            limit_elo: self.options.limit_strength.then_some(self.options.elo),
         };
         let chess960 = self.chess960_notation();
         let reporter = Box::new(UciReporter {

@@ -52,6 +52,10 @@ pub enum Id {
     Chess960,
     /// `Debug Log File`.
     DebugLogFile,
+    /// `UCI_LimitStrength`.
+    LimitStrength,
+    /// `UCI_Elo`.
+    Elo,
 }
 
 /// One option: everything the engine says or checks about it.
@@ -219,6 +223,25 @@ pub const CHESS960: Spec = Spec {
     what: "castles written king-takes-own-rook (always so from a Chess960 start)",
 };
 
+/// `UCI_LimitStrength`: play at `UCI_Elo`.
+pub const LIMIT_STRENGTH: Spec = Spec {
+    id: Id::LimitStrength,
+    name: "UCI_LimitStrength",
+    kind: Kind::Check { default: false },
+    what: "play at the level UCI_Elo sets instead of full strength",
+};
+/// `UCI_Elo`: the level of `UCI_LimitStrength`.
+pub const ELO: Spec = Spec {
+    id: Id::Elo,
+    name: "UCI_Elo",
+    kind: Kind::Spin {
+        default: crate::strength::ELO_DEFAULT,
+        min: crate::strength::ELO_MIN,
+        max: crate::strength::ELO_MAX,
+    },
+    what: "level with UCI_LimitStrength, calibrated against Stockfish 15.1's UCI_Elo",
+};
+
 /// Every option, in the order they are declared after `uci`.
 pub const TABLE: &[Spec] = &[
     HASH,
@@ -233,6 +256,8 @@ pub const TABLE: &[Spec] = &[
     MOVE_OVERHEAD,
     PONDER,
     CHESS960,
+    LIMIT_STRENGTH,
+    ELO,
     Spec {
         id: Id::DebugLogFile,
         name: "Debug Log File",
@@ -258,6 +283,10 @@ pub struct Options {
     pub ponder: bool,
     /// `Debug Log File` (empty: off).
     pub debug_log_file: String,
+    /// `UCI_LimitStrength`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: i64,
 }
 
 impl Default for Options {
@@ -270,6 +299,8 @@ impl Default for Options {
             chess960: CHESS960.check_default(),
             ponder: PONDER.check_default(),
             debug_log_file: String::new(),
+            limit_strength: LIMIT_STRENGTH.check_default(),
+            elo: ELO.spin_default(),
         }
     }
 }
@@ -293,6 +324,10 @@ pub enum Change {
     Ponder(bool),
     /// Debug log path.
     DebugLogFile(String),
+    /// Strength limit on or off.
+    LimitStrength(bool),
+    /// Level of the strength limit.
+    Elo(i64),
 }
 
 /// Read a `setoption` (names are case-insensitive, as the UCI spec says).
@@ -316,6 +351,8 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
         (Id::Chess960, Value::Bool(b)) => Change::Chess960(b),
         (Id::Ponder, Value::Bool(b)) => Change::Ponder(b),
         (Id::DebugLogFile, Value::Text(path)) => Change::DebugLogFile(path),
+        (Id::LimitStrength, Value::Bool(b)) => Change::LimitStrength(b),
+        (Id::Elo, Value::Int(n)) => Change::Elo(n),
         (id, _) => unreachable!("option {id:?} read as another kind"),
     })
 }
@@ -332,6 +369,8 @@ impl Options {
             Change::Chess960(b) => self.chess960 = *b,
             Change::Ponder(b) => self.ponder = *b,
             Change::DebugLogFile(p) => self.debug_log_file = p.clone(),
+            Change::LimitStrength(b) => self.limit_strength = *b,
+            Change::Elo(n) => self.elo = *n,
         }
     }
 }
