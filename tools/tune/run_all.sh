@@ -17,7 +17,7 @@ SF_NODES="${SF_NODES:-1000}"; LAMBDA="${LAMBDA:-0.5}"
 FIT_ARGS="${FIT_ARGS:---epochs 2000 --freeze psqt --l2 1e-8}"
 mkdir -p "$DATA"
 cp "$HERE/start_weights.rs" src/eval/weights.rs
-cargo build --release
+cargo build --release --workspace
 cp target/release/chess960 "$DATA/chess960-start"
 ENGINE="${2:-$DATA/chess960-start}"
 "$HERE/gen_games.sh" "$ENGINE" "$DATA/games" "$GAMES" "$NODES" "$SEED"
