@@ -11,6 +11,7 @@
 //! Castling is never rewritten by hand: shakmaty's `CastlingMode::Chess960`
 //! owns the rules, this crate only converts notation at the edges.
 
+pub mod backrank;
 pub mod bench;
 pub mod cli;
 pub mod engine;

@@ -1,9 +1,9 @@
-//! Back ranks and the schemes that number them.
+//! The schemes that number the 960 back ranks.
 //!
 //! A Chess960 start position is fully described by White's back rank (Black
-//! mirrors it, pawns are fixed), so this module works with [`BackRank`], an
-//! array of eight roles read from a1 to h1. Three numbering schemes are in use
-//! at clubs (seed 000, "Chess960 Enumbering Scheme"):
+//! mirrors it, pawns are fixed), so this module numbers
+//! [`BackRank`](crate::backrank::BackRank)s. Three numbering schemes are in
+//! use at clubs ("Chess960 Enumbering Scheme"):
 //!
 //! * `scharnagl` — 0..959, Reinhard Scharnagl's scheme, 518 = RNBQKBNR. It is
 //!   the project's canonical number everywhere else.
@@ -19,23 +19,17 @@
 //!   rebuilt from its text and checked against every entry that survived
 //!   (tests/procedures.rs).
 //!
-//! Scharnagl's own arithmetic (bishop code + 16 × queen + 96 × N5N code) is
-//! implemented here independently of shakmaty's `Board::chess960`, and the
-//! tests check the two agree on all 960 numbers.
+//! Scharnagl's own arithmetic (bishop code + 16 × queen + 96 × N5N code)
+//! lives with the back rank ([`crate::backrank`]); Fritz's is here.
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use shakmaty::{Board, Color, File, Rank, Role, Square};
+use shakmaty::Role;
 
-/// Number of Chess960 start positions.
-pub const COUNT: u32 = 960;
-
-/// White's back rank, a1 to h1. Only the 960 legal arrangements can be built
-/// through the public constructors, so every value is a Chess960 start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BackRank([Role; 8]);
+use crate::backrank::RankError;
+pub use crate::backrank::{BackRank, COUNT};
 
 /// Why a back rank, a number or a scheme name was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -53,164 +47,11 @@ pub enum NumberingError {
         hi: u32,
     },
     /// Text that is not eight piece letters forming a Chess960 back rank.
-    #[error("'{text}' is not a Chess960 back rank: {reason}")]
-    BadBackRank {
-        /// The refused text.
-        text: String,
-        /// What is wrong with it.
-        reason: String,
-    },
+    #[error(transparent)]
+    BadBackRank(#[from] RankError),
     /// Unknown scheme name.
     #[error("unknown numbering scheme '{0}': valid schemes are scharnagl, scharnagl-1, fritz")]
     UnknownScheme(String),
-}
-
-fn role_letter(role: Role) -> char {
-    role.upper_char()
-}
-
-impl BackRank {
-    /// The roles from a1 to h1.
-    pub fn roles(&self) -> [Role; 8] {
-        self.0
-    }
-
-    /// Build from eight roles, checking the Chess960 rules (two rooks with
-    /// the king between them, two knights, two bishops on opposite colours,
-    /// one queen).
-    ///
-    /// # Errors
-    /// [`NumberingError::BadBackRank`] naming the broken rule.
-    pub fn new(roles: [Role; 8]) -> Result<BackRank, NumberingError> {
-        let text: String = roles.iter().map(|&r| role_letter(r)).collect();
-        let bad = |reason: &str| {
-            Err(NumberingError::BadBackRank {
-                text: text.clone(),
-                reason: reason.to_string(),
-            })
-        };
-        let count = |role: Role| roles.iter().filter(|&&r| r == role).count();
-        if count(Role::Pawn) > 0 {
-            return bad("pawns do not belong on the back rank");
-        }
-        if count(Role::King) != 1
-            || count(Role::Queen) != 1
-            || count(Role::Rook) != 2
-            || count(Role::Knight) != 2
-            || count(Role::Bishop) != 2
-        {
-            return bad("need exactly K, Q and two each of R, N, B");
-        }
-        let files = |role: Role| -> Vec<usize> { (0..8).filter(|&i| roles[i] == role).collect() };
-        let b = files(Role::Bishop);
-        if b[0] % 2 == b[1] % 2 {
-            return bad("the bishops stand on squares of the same colour");
-        }
-        let r = files(Role::Rook);
-        let k = files(Role::King)[0];
-        if !(r[0] < k && k < r[1]) {
-            return bad("the king is not between the rooks");
-        }
-        Ok(BackRank(roles))
-    }
-
-    /// The back rank of start position `n` (Scharnagl numbering).
-    ///
-    /// # Errors
-    /// [`NumberingError::OutOfRange`] unless `n < 960`.
-    pub fn from_scharnagl(n: u32) -> Result<BackRank, NumberingError> {
-        if n >= COUNT {
-            return Err(out_of_range(Scheme::Scharnagl, i64::from(n)));
-        }
-        Ok(table().by_number[n as usize])
-    }
-
-    /// The Scharnagl number (0..959) of this back rank.
-    pub fn scharnagl(&self) -> u32 {
-        scharnagl_arithmetic(self)
-    }
-
-    /// This back rank's number in `scheme`.
-    pub fn number_in(&self, scheme: Scheme) -> u32 {
-        scheme.number_of_scharnagl(self.scharnagl())
-    }
-
-    /// The start position as a board: White's rank 1 from this back rank,
-    /// pawns on ranks 2 and 7, Black mirrored on rank 8.
-    pub fn board(&self) -> Board {
-        let mut board = Board::empty();
-        for (i, &role) in self.0.iter().enumerate() {
-            let file = File::new(i as u32);
-            board.set_piece_at(
-                Square::from_coords(file, Rank::First),
-                role.of(Color::White),
-            );
-            board.set_piece_at(
-                Square::from_coords(file, Rank::Second),
-                Role::Pawn.of(Color::White),
-            );
-            board.set_piece_at(
-                Square::from_coords(file, Rank::Seventh),
-                Role::Pawn.of(Color::Black),
-            );
-            board.set_piece_at(
-                Square::from_coords(file, Rank::Eighth),
-                role.of(Color::Black),
-            );
-        }
-        board
-    }
-
-    /// Read White's back rank off a board, if rank 1 holds a Chess960 back
-    /// rank (the rest of the board is not looked at).
-    pub fn from_board(board: &Board) -> Option<BackRank> {
-        let mut roles = [Role::Pawn; 8];
-        for (i, slot) in roles.iter_mut().enumerate() {
-            let piece = board.piece_at(Square::from_coords(File::new(i as u32), Rank::First))?;
-            if piece.color != Color::White {
-                return None;
-            }
-            *slot = piece.role;
-        }
-        BackRank::new(roles).ok()
-    }
-}
-
-impl fmt::Display for BackRank {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for &r in &self.0 {
-            write!(f, "{}", role_letter(r))?;
-        }
-        Ok(())
-    }
-}
-
-impl FromStr for BackRank {
-    type Err = NumberingError;
-
-    /// Eight letters from `RNBQK` (either case), a1 first, e.g. `RNBQKBNR`.
-    fn from_str(s: &str) -> Result<BackRank, NumberingError> {
-        let chars: Vec<char> = s.trim().chars().collect();
-        if chars.len() != 8 {
-            return Err(NumberingError::BadBackRank {
-                text: s.to_string(),
-                reason: format!("expected 8 piece letters, found {}", chars.len()),
-            });
-        }
-        let mut roles = [Role::Pawn; 8];
-        for (slot, &c) in roles.iter_mut().zip(&chars) {
-            *slot = match Role::from_char(c).filter(|&r| r != Role::Pawn) {
-                Some(role) => role,
-                None => {
-                    return Err(NumberingError::BadBackRank {
-                        text: s.to_string(),
-                        reason: format!("'{c}' is not one of R, N, B, Q, K"),
-                    })
-                }
-            };
-        }
-        BackRank::new(roles)
-    }
 }
 
 /// Index of the pair `(i, j)`, `i < j < n`, in lexicographic order: the order
@@ -260,24 +101,15 @@ fn without_bishops(roles: &[Role; 8]) -> Vec<Role> {
         .collect()
 }
 
-/// Scharnagl: bishop code + 16 × queen's place among the six non-bishop
-/// squares + 96 × N5N code of the knights among the five squares left.
-fn scharnagl_arithmetic(rank: &BackRank) -> u32 {
-    let six = without_bishops(&rank.0);
-    let queen = six.iter().position(|&r| r == Role::Queen).unwrap_or(0);
-    let five: Vec<Role> = six.iter().copied().filter(|&r| r != Role::Queen).collect();
-    let n: Vec<usize> = (0..5).filter(|&i| five[i] == Role::Knight).collect();
-    bishop_code(&rank.0) + 16 * queen as u32 + 96 * pair_index(n[0], n[1], 5) as u32
-}
-
 /// Fritz 9: 1 + bishop code + 16 × knight pattern among the six non-bishop
 /// squares + 240 × queen's place among the four squares left.
 fn fritz_arithmetic(rank: &BackRank) -> u32 {
-    let six = without_bishops(&rank.0);
+    let roles = rank.roles();
+    let six = without_bishops(&roles);
     let n: Vec<usize> = (0..6).filter(|&i| six[i] == Role::Knight).collect();
     let four: Vec<Role> = six.iter().copied().filter(|&r| r != Role::Knight).collect();
     let queen = four.iter().position(|&r| r == Role::Queen).unwrap_or(0);
-    1 + bishop_code(&rank.0) + 16 * pair_index(n[0], n[1], 6) as u32 + 240 * queen as u32
+    1 + bishop_code(&roles) + 16 * pair_index(n[0], n[1], 6) as u32 + 240 * queen as u32
 }
 
 /// Build the back rank for Fritz number `f` (1..=960) by the inverse
@@ -311,17 +143,12 @@ struct Table {
     fritz_to_scharnagl: Vec<u32>,
 }
 
-/// All 960 back ranks, read from shakmaty's `Board::chess960`, plus the Fritz
-/// permutation; built once.
+/// All 960 back ranks in Scharnagl order, plus the Fritz permutation;
+/// built once.
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let by_number: Vec<BackRank> = (0..COUNT)
-            .map(|n| {
-                BackRank::from_board(&Board::chess960(n))
-                    .expect("shakmaty's Chess960 boards have legal back ranks")
-            })
-            .collect();
+        let by_number: Vec<BackRank> = BackRank::all().collect();
         let mut fritz_to_scharnagl = vec![0; COUNT as usize + 1];
         for f in 1..=COUNT {
             fritz_to_scharnagl[f as usize] = fritz_back_rank(f).scharnagl();
@@ -403,6 +230,21 @@ impl FromStr for Scheme {
     }
 }
 
+impl BackRank {
+    /// This back rank's number in `scheme`.
+    pub fn number_in(&self, scheme: Scheme) -> u32 {
+        scheme.number_of_scharnagl(self.scharnagl())
+    }
+}
+
+/// The back rank of Scharnagl number `n`.
+///
+/// # Errors
+/// [`NumberingError::OutOfRange`] unless `n < 960`.
+pub fn back_rank(n: u32) -> Result<BackRank, NumberingError> {
+    BackRank::from_scharnagl(n).ok_or_else(|| out_of_range(Scheme::Scharnagl, i64::from(n)))
+}
+
 fn out_of_range(scheme: Scheme, number: i64) -> NumberingError {
     let (lo, hi) = scheme.range();
     NumberingError::OutOfRange {
@@ -444,7 +286,7 @@ pub fn from_scheme(number: i64, scheme: Scheme) -> Result<u32, NumberingError> {
 /// The NQ-skeleton of a back rank as the seed prints it: bishops skipped,
 /// king and rooks written as `-` (e.g. `-NQ-N-` for RNBQKBNR).
 pub fn nq_skeleton(rank: &BackRank) -> String {
-    without_bishops(&rank.0)
+    without_bishops(&rank.roles())
         .into_iter()
         .map(|r| match r {
             Role::Knight => 'N',

@@ -1,24 +1,8 @@
 //! The 960 Chess960 start positions and Scharnagl's numbering (0..959,
 //! 518 = RNBQKBNR).
 //!
-//! Scharnagl numbers a start by the squares of its pieces, placed in this
-//! order on white's back rank (files a..h):
-//!
-//! * `n % 4`: the light-squared bishop on b, d, f or h;
-//! * `(n / 4) % 4`: the dark-squared bishop on a, c, e or g;
-//! * `(n / 16) % 6`: the queen on the 1st..6th free square;
-//! * `n / 96`: the pair of knights on the five squares still free, coded
-//!   0..9 as `(1,2) (1,3) (1,4) (1,5) (2,3) (2,4) (2,5) (3,4) (3,5) (4,5)`;
-//! * the last three squares hold rook, king, rook in that order.
-//!
-//! For 518: bishops on f (2) and c (1) give 2 + 4·1 = 6, the queen on the
-//! third free square gives 16·2, the knights on the 2nd and 4th of the
-//! remaining five give 96·5: 6 + 32 + 480 = 518.
-//!
-//! The forward direction (number to board) is shakmaty's
-//! [`Board::chess960`], which we wrap; the inverse ([`number_of_rank`]) is
-//! ours and is checked against shakmaty for all 960 numbers and against the
-//! independent table in `perft/chess960_startpos.tsv` by the tests.
+//! The back rank itself (its rules, letters and Scharnagl's arithmetic)
+//! is [`crate::backrank`]; this module builds positions from it.
 //!
 //! This module also reads user input ([`parse`]: a FEN or an 8-letter back
 //! rank) and refuses anything that is not a start position with the precise
@@ -33,33 +17,10 @@ use shakmaty::{
     Setup, Square,
 };
 
+use crate::backrank::{BackRank, DfrcStart, RankError};
 use crate::notation;
 
-/// Number of Chess960 start positions.
-pub const COUNT: u32 = 960;
-/// Scharnagl number of the classical start position RNBQKBNR.
-pub const STANDARD: u32 = 518;
-
-/// The pieces of white's back rank, files a to h.
-pub type BackRank = [Role; 8];
-
-/// The ten ways to put two knights on five free squares, in Scharnagl's
-/// order (indices into the free squares, left to right).
-const KNIGHT_PAIRS: [(usize, usize); 10] = [
-    (0, 1),
-    (0, 2),
-    (0, 3),
-    (0, 4),
-    (1, 2),
-    (1, 3),
-    (1, 4),
-    (2, 3),
-    (2, 4),
-    (3, 4),
-];
-
-/// What a start position is made of, for error messages.
-const START_PIECES: &str = "2 rooks, 2 knights, 2 bishops, 1 queen and 1 king";
+pub use crate::backrank::{COUNT, DFRC_COUNT, DFRC_STANDARD, STANDARD};
 
 /// Why a number or a position is not a Chess960 start.
 ///
@@ -79,44 +40,10 @@ pub enum StartError {
     /// One word that is neither a back rank nor a FEN.
     #[error("'{0}' is not a position: expected a FEN or an 8-letter back rank such as RNBQKBNR")]
     NotAPosition(String),
-    /// A back rank of letters that is not 8 long.
-    #[error("back rank '{text}' has {len} letters, expected 8 (e.g. RNBQKBNR)")]
-    BackRankLength {
-        /// The text as given.
-        text: String,
-        /// Its length in characters.
-        len: usize,
-    },
-    /// A back rank with a letter other than R, N, B, Q, K.
-    #[error("back rank '{text}' contains '{letter}': only R, N, B, Q and K are allowed")]
-    BackRankLetter {
-        /// The text as given.
-        text: String,
-        /// The first offending character.
-        letter: char,
-    },
-    /// The back rank does not hold exactly the eight pieces of a start.
-    #[error("back rank {rank} has the wrong pieces ({detail}): a start has {START_PIECES}")]
-    WrongPieces {
-        /// The back rank, upper case.
-        rank: String,
-        /// Which piece counts are off, e.g. `3 knights, 1 rook`.
-        detail: String,
-    },
-    /// Both bishops on squares of one colour.
-    #[error("back rank {rank}: both bishops stand on {colour} squares, they must be on opposite colours")]
-    BishopsSameColour {
-        /// The back rank, upper case.
-        rank: String,
-        /// `light` or `dark`.
-        colour: &'static str,
-    },
-    /// The king is not between the two rooks (castling would be impossible).
-    #[error("back rank {rank}: the king must stand between the two rooks")]
-    KingNotBetweenRooks {
-        /// The back rank, upper case.
-        rank: String,
-    },
+    /// A back rank that breaks a rule (length, letters, pieces, bishops,
+    /// king between the rooks).
+    #[error(transparent)]
+    Rank(#[from] RankError),
     /// A FEN with a number of fields other than 4 or 6.
     #[error("a start-position FEN has 4 or 6 fields, found {0}")]
     FieldCount(usize),
@@ -136,6 +63,20 @@ pub enum StartError {
         /// Rank 1 as FEN letters, `.` for empty squares.
         found: String,
     },
+    /// Black's first rank is not eight black pieces.
+    #[error(
+        "rank 8 is '{found}': it must hold eight black pieces (r, n, b, q, k) and nothing else"
+    )]
+    BlackRank {
+        /// Rank 8 as FEN letters, `.` for empty squares.
+        found: String,
+    },
+    /// A DFRC index outside 0..921,599.
+    #[error("DFRC number {0} out of range: valid numbers are 0..921599")]
+    DfrcOutOfRange(u64),
+    /// The text is not a decimal DFRC number.
+    #[error("'{0}' is not a DFRC number: valid numbers are 0..921599")]
+    BadDfrcNumber(String),
     /// A pawn rank is not eight pawns of its side.
     #[error("{side} pawns are not all at home: rank {rank} is '{found}', expected '{expected}'")]
     PawnsNotHome {
@@ -216,10 +157,22 @@ pub enum CastlingNotation {
 /// # Errors
 /// [`StartError::OutOfRange`] unless `n < 960`.
 pub fn position(n: u32) -> Result<Chess, StartError> {
-    if n >= COUNT {
-        return Err(StartError::OutOfRange(u64::from(n)));
-    }
-    let board = Board::chess960(n);
+    let rank = BackRank::from_scharnagl(n).ok_or(StartError::OutOfRange(u64::from(n)))?;
+    Ok(start_position(rank.board()))
+}
+
+/// DFRC start `n` (white + 960 * black) with full castling rights, white
+/// to move.
+///
+/// # Errors
+/// [`StartError::DfrcOutOfRange`] unless `n < 921,600`.
+pub fn dfrc_position(n: u32) -> Result<Chess, StartError> {
+    let start = DfrcStart::from_index(n).ok_or(StartError::DfrcOutOfRange(u64::from(n)))?;
+    Ok(start_position(start.board()))
+}
+
+/// A start board with the castling rights of all four rooks, white to move.
+fn start_position(board: Board) -> Chess {
     let castling_rights = board.rooks() & (Bitboard::from(Rank::First) | Rank::Eighth);
     let setup = Setup {
         board,
@@ -228,25 +181,9 @@ pub fn position(n: u32) -> Result<Chess, StartError> {
     };
     // Every start position is legal; a failure here would be a bug in the
     // numbering, not in user input.
-    Ok(setup
+    setup
         .position(CastlingMode::Chess960)
-        .expect("Chess960 start positions are legal"))
-}
-
-/// The roles on white's back rank of start `n`, files a to h.
-///
-/// # Errors
-/// [`StartError::OutOfRange`] unless `n < 960`.
-pub fn back_rank_roles(n: u32) -> Result<BackRank, StartError> {
-    if n >= COUNT {
-        return Err(StartError::OutOfRange(u64::from(n)));
-    }
-    let board = Board::chess960(n);
-    Ok(std::array::from_fn(|i| {
-        board
-            .role_at(Square::from_coords(File::ALL[i], Rank::First))
-            .expect("Board::chess960 fills the first rank")
-    }))
+        .expect("Chess960 and DFRC start positions are legal")
 }
 
 /// The back rank of start `n` as eight upper-case letters, e.g. `RNBQKBNR`
@@ -255,105 +192,10 @@ pub fn back_rank_roles(n: u32) -> Result<BackRank, StartError> {
 /// # Panics
 /// If `n >= 960`; validate user input with [`parse_number`] first.
 pub fn back_rank(n: u32) -> String {
-    match back_rank_roles(n) {
-        Ok(rank) => rank_letters(&rank),
-        Err(e) => panic!("back_rank: {e}"),
+    match BackRank::from_scharnagl(n) {
+        Some(rank) => rank.to_string(),
+        None => panic!("back_rank: {}", StartError::OutOfRange(u64::from(n))),
     }
-}
-
-/// Upper-case letters of a back rank.
-fn rank_letters(rank: &BackRank) -> String {
-    rank.iter().map(|r| r.upper_char()).collect()
-}
-
-/// The Scharnagl number of a back rank: the inverse of [`back_rank_roles`].
-///
-/// # Errors
-/// [`StartError::WrongPieces`], [`StartError::BishopsSameColour`] or
-/// [`StartError::KingNotBetweenRooks`] when the rank is not one of the 960.
-pub fn number_of_rank(rank: &BackRank) -> Result<u32, StartError> {
-    check_rank(rank)?;
-    // Bishops: file a is dark on rank 1, so even files are dark.
-    let mut light = 0;
-    let mut dark = 0;
-    for (file, _) in rank.iter().enumerate().filter(|(_, &r)| r == Role::Bishop) {
-        if file % 2 == 0 {
-            dark = file / 2;
-        } else {
-            light = file / 2;
-        }
-    }
-    let no_bishops: Vec<Role> = rank
-        .iter()
-        .copied()
-        .filter(|&r| r != Role::Bishop)
-        .collect();
-    let queen = no_bishops
-        .iter()
-        .position(|&r| r == Role::Queen)
-        .expect("check_rank found one queen");
-    let knights: Vec<usize> = no_bishops
-        .iter()
-        .filter(|&&r| r != Role::Queen)
-        .enumerate()
-        .filter(|(_, &r)| r == Role::Knight)
-        .map(|(i, _)| i)
-        .collect();
-    let pair = (knights[0], knights[1]);
-    let knight_code = KNIGHT_PAIRS
-        .iter()
-        .position(|&p| p == pair)
-        .expect("two knights on five squares form one of the ten pairs");
-    let n = light + 4 * dark + 16 * queen + 96 * knight_code;
-    Ok(u32::try_from(n).expect("n < 960"))
-}
-
-/// The three rules of a Chess960 back rank: the right pieces, bishops on
-/// opposite colours, king between the rooks.
-fn check_rank(rank: &BackRank) -> Result<(), StartError> {
-    let letters = rank_letters(rank);
-    let count = |role: Role| rank.iter().filter(|&&r| r == role).count();
-    let wanted = [
-        (Role::Rook, 2, "rook"),
-        (Role::Knight, 2, "knight"),
-        (Role::Bishop, 2, "bishop"),
-        (Role::Queen, 1, "queen"),
-        (Role::King, 1, "king"),
-        (Role::Pawn, 0, "pawn"),
-    ];
-    let off: Vec<String> = wanted
-        .iter()
-        .filter(|(role, want, _)| count(*role) != *want)
-        .map(|(role, _, name)| {
-            let have = count(*role);
-            format!("{have} {name}{}", if have == 1 { "" } else { "s" })
-        })
-        .collect();
-    if !off.is_empty() {
-        return Err(StartError::WrongPieces {
-            rank: letters,
-            detail: off.join(", "),
-        });
-    }
-    let bishop_files: Vec<usize> = (0..8).filter(|&i| rank[i] == Role::Bishop).collect();
-    if bishop_files[0] % 2 == bishop_files[1] % 2 {
-        return Err(StartError::BishopsSameColour {
-            rank: letters,
-            colour: if bishop_files[0] % 2 == 0 {
-                "dark"
-            } else {
-                "light"
-            },
-        });
-    }
-    let rooks: Vec<usize> = (0..8).filter(|&i| rank[i] == Role::Rook).collect();
-    let king = (0..8)
-        .find(|&i| rank[i] == Role::King)
-        .expect("one king counted");
-    if !(rooks[0] < king && king < rooks[1]) {
-        return Err(StartError::KingNotBetweenRooks { rank: letters });
-    }
-    Ok(())
 }
 
 /// The Scharnagl number of `pos` if it is one of the 960 start positions
@@ -370,28 +212,55 @@ pub fn number(pos: &Chess) -> Option<u32> {
 /// # Errors
 /// The [`StartError`] naming the first rule the setup breaks.
 pub fn validate(setup: &Setup) -> Result<u32, StartError> {
-    validate_with_fullmove_text(setup, None)
+    validate_start(setup, None, Family::Chess960).map(|s| s.white.scharnagl())
 }
 
-/// [`validate`], with the fullmove field as typed: shakmaty reads `0` as 1,
-/// but a start position says `1`.
-fn validate_with_fullmove_text(setup: &Setup, fullmove: Option<&str>) -> Result<u32, StartError> {
-    let board = &setup.board;
-    let mut white: BackRank = [Role::Pawn; 8];
+/// The DFRC index of `pos` if it is a DFRC start exactly (Chess960 starts
+/// included: their two ranks agree).
+pub fn dfrc_number(pos: &Chess) -> Option<u32> {
+    validate_start(&pos.to_setup(EnPassantMode::Legal), None, Family::Dfrc)
+        .ok()
+        .map(|s| s.index())
+}
+
+/// Which family of start positions a text must belong to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Chess960: Black mirrors White.
+    Chess960,
+    /// Double Fischer Random: each side any Chess960 back rank.
+    Dfrc,
+}
+
+/// A side's back rank read off `board`, with the precise error.
+fn side_rank(board: &Board, color: Color) -> Result<BackRank, StartError> {
+    let rank = color.fold_wb(Rank::First, Rank::Eighth);
+    let mut roles = [Role::Pawn; 8];
     for (i, file) in File::ALL.into_iter().enumerate() {
-        match board.piece_at(Square::from_coords(file, Rank::First)) {
-            Some(Piece {
-                color: Color::White,
-                role,
-            }) if role != Role::Pawn => white[i] = role,
+        match board.piece_at(Square::from_coords(file, rank)) {
+            Some(Piece { color: c, role }) if c == color && role != Role::Pawn => roles[i] = role,
             _ => {
-                return Err(StartError::WhiteRank {
-                    found: rank_text(board, Rank::First),
-                })
+                let found = rank_text(board, rank);
+                return Err(if color.is_white() {
+                    StartError::WhiteRank { found }
+                } else {
+                    StartError::BlackRank { found }
+                });
             }
         }
     }
-    let n = number_of_rank(&white)?;
+    Ok(BackRank::new(roles)?)
+}
+
+/// [`validate`], with the fullmove field as typed (shakmaty reads `0` as
+/// 1, but a start position says `1`) and the family the start must be of.
+fn validate_start(
+    setup: &Setup,
+    fullmove: Option<&str>,
+    family: Family,
+) -> Result<DfrcStart, StartError> {
+    let board = &setup.board;
+    let white = side_rank(board, Color::White)?;
 
     for (color, rank) in [(Color::White, Rank::Second), (Color::Black, Rank::Seventh)] {
         let pawns = board.by_piece(Piece {
@@ -422,21 +291,21 @@ fn validate_with_fullmove_text(setup: &Setup, fullmove: Option<&str>) -> Result<
         });
     }
 
-    let mirrored = File::ALL.into_iter().enumerate().all(|(i, file)| {
-        board.piece_at(Square::from_coords(file, Rank::Eighth))
-            == Some(Piece {
-                color: Color::Black,
-                role: white[i],
-            })
-    });
-    if !mirrored {
-        let letters = rank_letters(&white);
-        return Err(StartError::NotMirrored {
-            expected: letters.to_ascii_lowercase(),
-            white: letters,
-            black: rank_text(board, Rank::Eighth),
-        });
-    }
+    let black = match family {
+        Family::Chess960 => {
+            if BackRank::from_rank(board, Color::Black) != Some(white) {
+                let letters = white.to_string();
+                return Err(StartError::NotMirrored {
+                    expected: letters.to_ascii_lowercase(),
+                    white: letters,
+                    black: rank_text(board, Rank::Eighth),
+                });
+            }
+            white
+        }
+        Family::Dfrc => side_rank(board, Color::Black)?,
+    };
+    let start = DfrcStart { white, black };
 
     if setup.turn == Color::Black {
         return Err(StartError::BlackToMove);
@@ -444,7 +313,7 @@ fn validate_with_fullmove_text(setup: &Setup, fullmove: Option<&str>) -> Result<
 
     let rooks = board.rooks() & (Bitboard::from(Rank::First) | Rank::Eighth);
     let correct_fields = || {
-        let pos = position(n).expect("n comes from number_of_rank");
+        let pos = start_position(start.board());
         let xfen = notation::xfen(&pos);
         let xfen_castling = xfen.split(' ').nth(2).unwrap_or("-").to_owned();
         (xfen_castling, notation::shredder_castling(&pos))
@@ -483,7 +352,7 @@ fn validate_with_fullmove_text(setup: &Setup, fullmove: Option<&str>) -> Result<
         }
         _ => {}
     }
-    Ok(n)
+    Ok(start)
 }
 
 /// One rank as FEN piece letters, `.` for an empty square.
@@ -538,46 +407,71 @@ pub fn parse_number(text: &str) -> Result<u32, StartError> {
 /// mirroring white, black to move, castling rights missing or wrong, an en
 /// passant square, clocks other than `0 1`, or FEN syntax.
 pub fn parse(text: &str) -> Result<u32, StartError> {
+    parse_start(text, Family::Chess960).map(|s| s.white.scharnagl())
+}
+
+/// Read a DFRC start typed by a person or a script and return its index
+/// (white + 960 * black).
+///
+/// Accepted: a FEN as for [`parse`] but with any Chess960 back rank for
+/// each side, or the two back ranks, White's first (`RNBQKBNR bbqnnrkr`,
+/// also written `RNBQKBNR/bbqnnrkr`); one back rank stands for both sides.
+///
+/// # Errors
+/// As [`parse`], naming the side whose rank breaks a rule.
+pub fn parse_dfrc(text: &str) -> Result<u32, StartError> {
+    parse_start(text, Family::Dfrc).map(|s| s.index())
+}
+
+/// Parse a DFRC number 0..921,599 (surrounding blanks ignored).
+///
+/// # Errors
+/// [`StartError::BadDfrcNumber`] or [`StartError::DfrcOutOfRange`], with
+/// the number as typed.
+pub fn parse_dfrc_number(text: &str) -> Result<u32, StartError> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(StartError::BadDfrcNumber(t.to_owned()));
+    }
+    match t.parse::<u64>() {
+        Ok(n) if n < u64::from(DFRC_COUNT) => Ok(u32::try_from(n).expect("n < 921600")),
+        Ok(n) => Err(StartError::DfrcOutOfRange(n)),
+        Err(_) => Err(StartError::DfrcOutOfRange(u64::MAX)),
+    }
+}
+
+/// [`parse`] and [`parse_dfrc`]: a FEN, or back ranks.
+fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
-    match fields.as_slice() {
-        [] => Err(StartError::Empty),
-        [word] if word.contains('/') => Err(StartError::FieldCount(1)),
-        [word] => parse_back_rank(word),
-        _ if fields.len() == 4 || fields.len() == 6 => parse_fen(&fields),
+    let ranks = |w: &str, b: &str| -> Result<DfrcStart, StartError> {
+        Ok(DfrcStart {
+            white: parse_back_rank(w)?,
+            black: parse_back_rank(b)?,
+        })
+    };
+    match (fields.as_slice(), family) {
+        ([], _) => Err(StartError::Empty),
+        ([word], Family::Dfrc) if word.len() == 17 && word.as_bytes()[8] == b'/' => {
+            ranks(&word[..8], &word[9..])
+        }
+        ([word], _) if word.contains('/') => Err(StartError::FieldCount(1)),
+        ([word], _) => ranks(word, word),
+        ([w, b], Family::Dfrc) if !w.contains('/') && !b.contains('/') => ranks(w, b),
+        _ if fields.len() == 4 || fields.len() == 6 => parse_fen(&fields, family),
         _ => Err(StartError::FieldCount(fields.len())),
     }
 }
 
 /// An 8-letter back rank, case ignored.
-fn parse_back_rank(word: &str) -> Result<u32, StartError> {
-    let len = word.chars().count();
-    if len != 8 {
-        return Err(if word.chars().all(|c| c.is_ascii_alphabetic()) {
-            StartError::BackRankLength {
-                text: word.to_owned(),
-                len,
-            }
-        } else {
-            StartError::NotAPosition(word.to_owned())
-        });
+fn parse_back_rank(word: &str) -> Result<BackRank, StartError> {
+    if word.chars().count() != 8 && !word.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Err(StartError::NotAPosition(word.to_owned()));
     }
-    let mut rank: BackRank = [Role::Pawn; 8];
-    for (slot, c) in rank.iter_mut().zip(word.chars()) {
-        *slot = match Role::from_char(c).filter(|&r| r != Role::Pawn) {
-            Some(role) => role,
-            None => {
-                return Err(StartError::BackRankLetter {
-                    text: word.to_owned(),
-                    letter: c,
-                })
-            }
-        };
-    }
-    number_of_rank(&rank)
+    Ok(word.parse::<BackRank>()?)
 }
 
 /// A FEN already split into 4 or 6 fields.
-fn parse_fen(fields: &[&str]) -> Result<u32, StartError> {
+fn parse_fen(fields: &[&str], family: Family) -> Result<DfrcStart, StartError> {
     let fen = fields.join(" ");
     let bad = |reason: String| StartError::Fen {
         fen: fen.clone(),
@@ -590,7 +484,7 @@ fn parse_fen(fields: &[&str]) -> Result<u32, StartError> {
             "variant parts (pockets, promoted markers, remaining checks) are not chess".into(),
         ));
     }
-    validate_with_fullmove_text(&setup, fields.get(5).copied())
+    validate_start(&setup, fields.get(5).copied(), family)
 }
 
 /// The FEN of start `n` (6 fields) with the castling field in `notation`.
@@ -709,56 +603,74 @@ mod tests {
     }
 
     #[test]
-    fn worked_example_from_the_numbering_rules() {
-        // 518 = 6 + 16 * 2 + 96 * 5: bishop code 6, queen on the third free
-        // square, knight pair code 5.
-        let rank = back_rank_roles(518).unwrap();
-        assert_eq!(number_of_rank(&rank), Ok(6 + 16 * 2 + 96 * 5));
-    }
-
-    #[test]
-    fn knight_pairs_are_all_pairs_in_order() {
-        let mut expected = Vec::new();
-        for a in 0..5 {
-            for b in a + 1..5 {
-                expected.push((a, b));
-            }
-        }
-        assert_eq!(KNIGHT_PAIRS.to_vec(), expected);
-    }
-
-    #[test]
-    fn rank_rules() {
-        let rank = |s: &str| -> BackRank {
-            std::array::from_fn(|i| match s.as_bytes()[i] {
-                b'R' => Role::Rook,
-                b'N' => Role::Knight,
-                b'B' => Role::Bishop,
-                b'Q' => Role::Queen,
-                b'K' => Role::King,
-                _ => Role::Pawn,
-            })
-        };
+    fn rank_rules_reach_the_start_errors() {
+        let err = |t: &str| parse(t).unwrap_err();
         assert!(matches!(
-            check_rank(&rank("RNBQKBNN")),
-            Err(StartError::WrongPieces { .. })
+            err("RNBQKBNN"),
+            StartError::Rank(RankError::WrongPieces { .. })
         ));
         assert!(matches!(
-            check_rank(&rank("RBQBKNNR")),
-            Err(StartError::BishopsSameColour {
+            err("RBQBKNNR"),
+            StartError::Rank(RankError::BishopsSameColour {
                 colour: "light",
                 ..
             })
         ));
         assert!(matches!(
-            check_rank(&rank("BRBQKNNR")),
-            Err(StartError::BishopsSameColour { colour: "dark", .. })
+            err("BRBQKNNR"),
+            StartError::Rank(RankError::BishopsSameColour { colour: "dark", .. })
         ));
         assert!(matches!(
-            check_rank(&rank("KRBQRBNN")),
-            Err(StartError::KingNotBetweenRooks { .. })
+            err("KRBQRBNN"),
+            StartError::Rank(RankError::KingNotBetweenRooks { .. })
         ));
-        assert_eq!(check_rank(&rank("RNBQKBNR")), Ok(()));
+        assert!(matches!(
+            err("RNBQ"),
+            StartError::Rank(RankError::Length { len: 4, .. })
+        ));
+        assert!(matches!(err("RNB1"), StartError::NotAPosition(_)));
+        assert!(matches!(
+            err("RNB1KBNR"),
+            StartError::Rank(RankError::Letter { letter: '1', .. })
+        ));
+    }
+
+    #[test]
+    fn dfrc_starts_parse_from_ranks_and_fens() {
+        let classical = DFRC_STANDARD;
+        assert_eq!(parse_dfrc("RNBQKBNR"), Ok(classical));
+        assert_eq!(parse_dfrc("RNBQKBNR rnbqkbnr"), Ok(classical));
+        assert_eq!(parse_dfrc("RNBQKBNR/bbqnnrkr"), Ok(518));
+        assert_eq!(parse_dfrc("bbqnnrkr RNBQKBNR"), Ok(960 * 518));
+        for n in [0, 518, 960 * 518, 123_456, DFRC_COUNT - 1] {
+            let pos = dfrc_position(n).unwrap();
+            let fen = notation::shredder_fen(&pos);
+            assert_eq!(parse_dfrc(&fen), Ok(n), "{fen}");
+            assert_eq!(parse_dfrc(&notation::xfen(&pos)), Ok(n), "{fen}");
+            assert_eq!(dfrc_number(&pos), Some(n));
+        }
+        // Black's rank is checked with its own error.
+        let e = parse_dfrc(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+                .replace("rnbqkbnr/", "rbnbkqnr/")
+                .as_str(),
+        );
+        assert!(
+            matches!(
+                e,
+                Err(StartError::Rank(RankError::BishopsSameColour { .. }))
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            parse_dfrc_number("921600"),
+            Err(StartError::DfrcOutOfRange(921_600))
+        );
+        assert!(matches!(
+            parse_dfrc_number("x"),
+            Err(StartError::BadDfrcNumber(_))
+        ));
+        assert_eq!(parse_dfrc_number(" 497798 "), Ok(DFRC_STANDARD));
     }
 
     #[test]

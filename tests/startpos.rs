@@ -2,6 +2,7 @@
 //! against the independent table in perft/chess960_startpos.tsv, and every
 //! reason for refusing user input.
 
+use chess960::backrank::{BackRank, RankError};
 use chess960::notation;
 use chess960::startpos::{self, StartError, COUNT};
 
@@ -39,8 +40,9 @@ fn all_960_both_ways() {
     for n in 0..COUNT {
         let rank = startpos::back_rank(n);
         assert!(seen.insert(rank.clone()), "{rank} named twice");
-        let roles = startpos::back_rank_roles(n).unwrap();
-        assert_eq!(startpos::number_of_rank(&roles), Ok(n), "{rank}");
+        let roles = BackRank::from_scharnagl(n).unwrap();
+        assert_eq!(roles.scharnagl(), n, "{rank}");
+        assert_eq!(roles.to_string(), rank);
         let pos = startpos::position(n).unwrap();
         assert_eq!(startpos::number(&pos), Some(n), "{rank}");
         assert_eq!(startpos::parse(&rank), Ok(n), "{rank}");
@@ -57,7 +59,7 @@ fn all_960_both_ways() {
     }
     assert_eq!(seen.len(), 960);
     assert!(startpos::position(COUNT).is_err());
-    assert!(startpos::back_rank_roles(COUNT).is_err());
+    assert!(BackRank::from_scharnagl(COUNT).is_none());
 }
 
 #[test]
@@ -117,14 +119,14 @@ fn refuses_empty_and_non_positions() {
 fn refuses_bad_back_rank_length() {
     assert_eq!(
         refused("RNBQKBN"),
-        StartError::BackRankLength {
+        StartError::Rank(RankError::Length {
             text: "RNBQKBN".into(),
             len: 7
-        }
+        })
     );
     assert!(matches!(
         refused("RNBQKBNRR"),
-        StartError::BackRankLength { len: 9, .. }
+        StartError::Rank(RankError::Length { len: 9, .. })
     ));
 }
 
@@ -132,15 +134,15 @@ fn refuses_bad_back_rank_length() {
 fn refuses_bad_back_rank_letters() {
     assert!(matches!(
         refused("RNBQKBNP"),
-        StartError::BackRankLetter { letter: 'P', .. }
+        StartError::Rank(RankError::Letter { letter: 'P', .. })
     ));
     assert!(matches!(
         refused("RNBQKBN1"),
-        StartError::BackRankLetter { letter: '1', .. }
+        StartError::Rank(RankError::Letter { letter: '1', .. })
     ));
     assert!(matches!(
         refused("RNBXKBNR"),
-        StartError::BackRankLetter { letter: 'X', .. }
+        StartError::Rank(RankError::Letter { letter: 'X', .. })
     ));
 }
 
@@ -148,18 +150,18 @@ fn refuses_bad_back_rank_letters() {
 fn refuses_wrong_pieces() {
     let e = refused("RNBQKBNN");
     assert!(
-        matches!(&e, StartError::WrongPieces { detail, .. } if detail.contains("3 knights") && detail.contains("1 rook")),
+        matches!(&e, StartError::Rank(RankError::WrongPieces { detail, .. }) if detail.contains("3 knights") && detail.contains("1 rook")),
         "{e}"
     );
     let e = refused("RNBQQBNR");
     assert!(
-        matches!(&e, StartError::WrongPieces { detail, .. } if detail.contains("2 queens") && detail.contains("0 kings")),
+        matches!(&e, StartError::Rank(RankError::WrongPieces { detail, .. }) if detail.contains("2 queens") && detail.contains("0 kings")),
         "{e}"
     );
     // Same on the first rank of a FEN.
     assert!(matches!(
         refused("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNN w KQkq -"),
-        StartError::WrongPieces { .. }
+        StartError::Rank(RankError::WrongPieces { .. })
     ));
 }
 
@@ -167,18 +169,18 @@ fn refuses_wrong_pieces() {
 fn refuses_bishops_on_one_colour() {
     assert!(matches!(
         refused("RBQBKNNR"),
-        StartError::BishopsSameColour {
+        StartError::Rank(RankError::BishopsSameColour {
             colour: "light",
             ..
-        }
+        })
     ));
     assert!(matches!(
         refused("brbqknnr"),
-        StartError::BishopsSameColour { colour: "dark", .. }
+        StartError::Rank(RankError::BishopsSameColour { colour: "dark", .. })
     ));
     assert!(matches!(
         refused("rbqbknnr/pppppppp/8/8/8/8/PPPPPPPP/RBQBKNNR w KQkq - 0 1"),
-        StartError::BishopsSameColour { .. }
+        StartError::Rank(RankError::BishopsSameColour { .. })
     ));
 }
 
@@ -186,15 +188,15 @@ fn refuses_bishops_on_one_colour() {
 fn refuses_king_outside_the_rooks() {
     assert!(matches!(
         refused("KRBQRBNN"),
-        StartError::KingNotBetweenRooks { .. }
+        StartError::Rank(RankError::KingNotBetweenRooks { .. })
     ));
     assert!(matches!(
         refused("RNBQRBNK"),
-        StartError::KingNotBetweenRooks { .. }
+        StartError::Rank(RankError::KingNotBetweenRooks { .. })
     ));
     assert!(matches!(
         refused("rnbqrbnk/pppppppp/8/8/8/8/PPPPPPPP/RNBQRBNK w Qq - 0 1"),
-        StartError::KingNotBetweenRooks { .. }
+        StartError::Rank(RankError::KingNotBetweenRooks { .. })
     ));
 }
 

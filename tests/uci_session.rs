@@ -978,7 +978,10 @@ fn limited_strength_plays_fast_legal_moves_and_keeps_mates() {
             before.iter().all(|l| !l.contains(" multipv 2 ")),
             "{before:?}"
         );
-        assert!(before.iter().any(|l| l.starts_with("info depth")), "{before:?}");
+        assert!(
+            before.iter().any(|l| l.starts_with("info depth")),
+            "{before:?}"
+        );
         legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
     }
     // White mates with Qh5xf7 (scholar's mate shape, classical start).

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use shakmaty::Position;
 
-use crate::numbering::{self, BackRank, Scheme};
+use crate::numbering::{self, Scheme};
 
 use super::{CliError, FenArgs, IdnArgs, OpeningsArgs, OpeningsFormat, RandomArgs, ShowArgs};
 use crate::openings::{self, Format, OpeningsError};
@@ -88,7 +88,7 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
         startpos::parse(t)?
     };
     if let Some(path) = &a.svg {
-        let rank = BackRank::from_scharnagl(n).map_err(|e| CliError(e.to_string()))?;
+        let rank = crate::numbering::back_rank(n).map_err(|e| CliError(e.to_string()))?;
         std::fs::write(path, crate::procedures::svg::board(&rank))
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }

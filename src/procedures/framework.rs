@@ -35,22 +35,7 @@ pub fn square_name(f: usize) -> String {
     format!("{}1", file_char(f))
 }
 
-/// The capital letter of a piece role (`N` for knight).
-pub fn role_char(role: Role) -> char {
-    role.upper_char()
-}
-
-/// Parse a piece letter (either case) among the back-rank pieces.
-pub fn parse_role(c: char) -> Option<Role> {
-    match c.to_ascii_uppercase() {
-        'R' => Some(Role::Rook),
-        'N' => Some(Role::Knight),
-        'B' => Some(Role::Bishop),
-        'Q' => Some(Role::Queen),
-        'K' => Some(Role::King),
-        _ => None,
-    }
-}
+pub use crate::backrank::{letter as role_char, role_of_letter as parse_role};
 
 /// One physical outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

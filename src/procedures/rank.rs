@@ -4,16 +4,12 @@
 use shakmaty::Role;
 
 use super::framework::{role_char, square_name};
-use crate::numbering::BackRank;
+use crate::backrank::{self, BackRank};
+pub use crate::backrank::{bishops_opposite, is_dark, PIECES};
 
 /// Squares a1..h1, each empty or holding a piece. File 0 (a1) is dark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Partial(pub [Option<Role>; 8]);
-
-/// Whether file `f` on the first rank is a dark square (a1, c1, e1, g1).
-pub fn is_dark(f: usize) -> bool {
-    f % 2 == 0
-}
 
 /// "1st", "2nd", …
 pub fn ordinal(n: usize) -> String {
@@ -119,28 +115,10 @@ pub fn king_between_rooks(row: [Role; 8]) -> ([Role; 8], Option<String>) {
     )
 }
 
-/// Whether the two bishops of a full row stand on opposite colours.
-pub fn bishops_opposite(row: &[Role; 8]) -> bool {
-    let b: Vec<usize> = (0..8).filter(|&f| row[f] == Role::Bishop).collect();
-    b.len() == 2 && is_dark(b[0]) != is_dark(b[1])
-}
-
 /// Row letters, a1 first.
 pub fn row_text(row: &[Role; 8]) -> String {
-    row.iter().map(|&r| role_char(r)).collect()
+    backrank::letters(row)
 }
-
-/// The eight back-rank pieces, the contents of a bag or a deal.
-pub const PIECES: [Role; 8] = [
-    Role::Rook,
-    Role::Knight,
-    Role::Bishop,
-    Role::Queen,
-    Role::King,
-    Role::Bishop,
-    Role::Knight,
-    Role::Rook,
-];
 
 /// How many of each role a full set has (R, N, B: 2; Q, K: 1).
 pub fn full_count(role: Role) -> usize {
@@ -190,33 +168,19 @@ pub fn distinct_rows() -> Vec<[Role; 8]> {
     out
 }
 
-/// Parse eight piece letters holding exactly the eight back-rank pieces.
+/// Parse eight piece letters holding exactly the eight back-rank pieces
+/// (in any order: the procedures' corrections then apply).
 ///
 /// # Errors
 /// A message when the letters are not R, N, B, Q, K or not the full set.
 pub fn parse_row(token: &str) -> Result<[Role; 8], String> {
-    let roles: Option<Vec<Role>> = token
-        .trim()
-        .chars()
-        .map(super::framework::parse_role)
-        .collect();
-    let Some(roles) = roles.filter(|r| r.len() == 8) else {
-        return Err("expected eight piece letters, a1 first, e.g. RNBQKBNR".into());
-    };
-    for role in [
-        Role::Rook,
-        Role::Knight,
-        Role::Bishop,
-        Role::Queen,
-        Role::King,
-    ] {
-        if roles.iter().filter(|&&r| r == role).count() != full_count(role) {
-            return Err(
-                "the row must hold two rooks, two knights, two bishops, a queen and a king".into(),
-            );
-        }
+    let roles = backrank::parse_letters(token).map_err(|e| e.to_string())?;
+    let off = backrank::wrong_counts(&roles);
+    if !off.is_empty() {
+        return Err(format!(
+            "the row has {}: it must hold two rooks, two knights, two bishops, a queen and a king",
+            off.join(", ")
+        ));
     }
-    let mut row = PIECES;
-    row.copy_from_slice(&roles);
-    Ok(row)
+    Ok(roles)
 }
