@@ -85,6 +85,8 @@ pub type Divide = Vec<(Move, u64)>;
 pub struct Game {
     start: Chess,
     start_number: Option<u32>,
+    /// The DFRC index of the start, if it is one (Chess960 starts too).
+    dfrc_number: Option<u32>,
     position: Chess,
     moves: Vec<Move>,
     /// Zobrist keys of the positions before `position`, oldest first.
@@ -101,7 +103,9 @@ impl Game {
     /// A game from `start`; `start_number` is its Scharnagl number if known.
     pub fn new(start: Chess, start_number: Option<u32>) -> Game {
         let start_number = start_number.or_else(|| startpos::number(&start));
+        let dfrc_number = startpos::dfrc_number(&start);
         Game {
+            dfrc_number,
             position: start.clone(),
             start,
             start_number,
@@ -145,6 +149,11 @@ impl Game {
         self.start_number
     }
 
+    /// The DFRC index (white + 960 * black) of the start, if it is one.
+    pub fn dfrc_number(&self) -> Option<u32> {
+        self.dfrc_number
+    }
+
     /// Moves played since the start.
     pub fn moves(&self) -> &[Move] {
         &self.moves
@@ -159,7 +168,11 @@ impl Game {
     /// Chess960 notation; castling moves are then output king-takes-rook
     /// even when `UCI_Chess960` is off.
     pub fn is_chess960(&self) -> bool {
-        needs_chess960(&self.start) || self.start_number.is_some_and(|n| n != startpos::STANDARD)
+        needs_chess960(&self.start)
+            || self.start_number.is_some_and(|n| n != startpos::STANDARD)
+            || self
+                .dfrc_number
+                .is_some_and(|n| n != startpos::DFRC_STANDARD)
     }
 }
 

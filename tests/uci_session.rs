@@ -994,3 +994,65 @@ fn limited_strength_plays_fast_legal_moves_and_keeps_mates() {
     let out = e.ask("setoption name UCI_Elo value 1000");
     assert!(out.iter().any(|l| l.contains("out of range")), "{out:?}");
 }
+
+/// `position dfrc N` builds White's rank from Chess960 start `N % 960` and
+/// Black's from `N / 960`, with Shredder-FEN castling letters per side;
+/// the expected FEN is put together from the independent table in
+/// perft/chess960_startpos.tsv. `position frc N` is `startpos960 N`.
+#[test]
+fn dfrc_and_frc_positions_match_the_reference_table() {
+    let table = startpos_table();
+    let parts = |n: u32| -> (String, String) {
+        // (back rank, castling letters) of White in Chess960 start n.
+        let fen = &table[n as usize].1;
+        assert_eq!(table[n as usize].0, n);
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let rank = fields[0].rsplit('/').next().expect("rank 1").to_owned();
+        let castling: String = fields[2].chars().filter(char::is_ascii_uppercase).collect();
+        (rank, castling)
+    };
+    let mut e = Engine::start();
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut numbers = vec![0u32, 959, 960, 960 * 959, 497_798, 123_456, 921_599];
+    numbers.extend((0..20).map(|_| rng.gen_range(0..921_600u32)));
+    for n in numbers {
+        let (white, wc) = parts(n % 960);
+        let (black, bc) = parts(n / 960);
+        let want = format!(
+            "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {wc}{} - 0 1",
+            black.to_ascii_lowercase(),
+            bc.to_ascii_lowercase()
+        );
+        e.ask(&format!("position dfrc {n}"));
+        let d = e.display();
+        assert_eq!(d["Shredder-FEN"], want, "dfrc {n}");
+        assert!(
+            d["Start"].contains(&format!("DFRC #{n}")),
+            "{:?}",
+            d["Start"]
+        );
+    }
+    for n in [0u32, 518, 959] {
+        e.ask(&format!("position frc {n}"));
+        let a = e.shredder_fen();
+        e.ask(&format!("position startpos960 {n}"));
+        assert_eq!(e.shredder_fen(), a);
+    }
+    let out = e.ask("position dfrc random");
+    assert!(
+        out.len() == 1 && out[0].starts_with("info string dfrc "),
+        "{out:?}"
+    );
+    for bad in [
+        "position dfrc 921600",
+        "position dfrc -3",
+        "position frc 960",
+        "position dfrc",
+    ] {
+        let out = e.ask(bad);
+        assert!(
+            out.len() == 1 && out[0].starts_with("info string error:"),
+            "{bad}: {out:?}"
+        );
+    }
+}

@@ -61,6 +61,11 @@ pub enum StartSpec {
     Start960(u32),
     /// `startpos960 random`: a uniformly random Chess960 start.
     Start960Random,
+    /// `dfrc <n>`: Double Fischer Random start `white + 960 * black`
+    /// (0..921599).
+    Dfrc(u32),
+    /// `dfrc random`: a uniformly random DFRC start.
+    DfrcRandom,
 }
 
 /// A parsed `position` command.
@@ -244,32 +249,56 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
     })
 }
 
+/// A start number below `count` after `word` (`startpos960`, `frc`,
+/// `dfrc`), or an error naming the number as typed.
+fn start_number(word: &str, arg: &str, count: u32) -> Result<u32, ParseError> {
+    match arg.parse::<u32>() {
+        Ok(n) if n < count => Ok(n),
+        _ if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) => err(format!(
+            "{word} number {arg} out of range: valid numbers are 0..{}",
+            count - 1
+        )),
+        _ => err(format!(
+            "{word} needs a number 0..{} or 'random', not '{}'",
+            count - 1,
+            shorten(arg)
+        )),
+    }
+}
+
 fn parse_position(rest: &[&str]) -> Result<PositionCommand, ParseError> {
     let (start, after) = match rest {
-        [] => return err("position needs 'startpos', 'fen <FEN>' or 'startpos960 <n|random>'"),
+        [] => return err(
+            "position needs 'startpos', 'fen <FEN>', 'startpos960 <n|random>' or 'dfrc <n|random>'",
+        ),
         ["startpos", after @ ..] => (StartSpec::StartPos, after),
-        ["startpos960", arg, after @ ..] => {
+        // `frc N` is the spelling some engines read (Viridithas).
+        [word @ ("startpos960" | "frc"), arg, after @ ..] => {
             let spec = if *arg == "random" {
                 StartSpec::Start960Random
             } else {
-                match arg.parse::<u32>() {
-                    Ok(n) if n < crate::startpos::COUNT => StartSpec::Start960(n),
-                    Ok(_) => {
-                        return err(format!(
-                            "startpos960 number {arg} out of range: valid numbers are 0..959"
-                        ))
-                    }
-                    Err(_) => {
-                        return err(format!(
-                            "startpos960 needs a number 0..959 or 'random', not '{}'",
-                            shorten(arg)
-                        ))
-                    }
-                }
+                StartSpec::Start960(start_number(word, arg, crate::startpos::COUNT)?)
             };
             (spec, after)
         }
-        ["startpos960"] => return err("startpos960 needs a number 0..959 or 'random'"),
+        ["dfrc", arg, after @ ..] => {
+            let spec = if *arg == "random" {
+                StartSpec::DfrcRandom
+            } else {
+                StartSpec::Dfrc(start_number("dfrc", arg, crate::startpos::DFRC_COUNT)?)
+            };
+            (spec, after)
+        }
+        [word @ ("startpos960" | "frc" | "dfrc")] => {
+            return err(format!(
+                "{word} needs a number 0..{} or 'random'",
+                if *word == "dfrc" {
+                    crate::startpos::DFRC_COUNT - 1
+                } else {
+                    crate::startpos::COUNT - 1
+                }
+            ))
+        }
         ["fen", after @ ..] => {
             let end = after
                 .iter()
@@ -288,7 +317,7 @@ fn parse_position(rest: &[&str]) -> Result<PositionCommand, ParseError> {
         }
         [t, ..] => {
             return err(format!(
-                "position needs 'startpos', 'fen' or 'startpos960', not '{}'",
+                "position needs 'startpos', 'fen', 'startpos960' or 'dfrc', not '{}'",
                 shorten(t)
             ))
         }

@@ -221,6 +221,17 @@ impl Session {
                 ));
                 Game::new(pos, Some(n))
             }
+            StartSpec::Dfrc(n) => Game::new(
+                startpos::dfrc_position(*n).map_err(|e| e.to_string())?,
+                None,
+            ),
+            StartSpec::DfrcRandom => {
+                let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::DFRC_COUNT);
+                let pos = startpos::dfrc_position(n).map_err(|e| e.to_string())?;
+                self.out
+                    .send(&format!("info string dfrc {n} fen {}", shredder_fen(&pos)));
+                Game::new(pos, None)
+            }
         };
         for (i, m) in p.moves.iter().enumerate() {
             game.play_uci(m)
@@ -361,12 +372,17 @@ impl Session {
             .collect();
         block.push(format!("Fen: {}", xfen(pos)));
         block.push(format!("Shredder-FEN: {}", shredder_fen(pos)));
-        block.push(match self.game.start_number() {
-            Some(n) => format!(
-                "Start: Chess960 #{n} ({} moves played)",
-                self.game.moves().len()
+        let played = self.game.moves().len();
+        block.push(match (self.game.start_number(), self.game.dfrc_number()) {
+            (Some(n), Some(d)) => {
+                format!("Start: Chess960 #{n}, DFRC #{d} ({played} moves played)")
+            }
+            (None, Some(d)) => format!(
+                "Start: DFRC #{d}, white #{} black #{} ({played} moves played)",
+                d % startpos::COUNT,
+                d / startpos::COUNT
             ),
-            None => "Start: FEN (not a Chess960 start position)".to_owned(),
+            _ => "Start: FEN (not a Chess960 or DFRC start position)".to_owned(),
         });
         let key = pos
             .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
