@@ -186,6 +186,8 @@ fn position_command() -> impl Strategy<Value = PositionCommand> {
         Just(StartSpec::StartPos),
         (0u32..960).prop_map(StartSpec::Start960),
         Just(StartSpec::Start960Random),
+        (0u32..921_600).prop_map(StartSpec::Dfrc),
+        Just(StartSpec::DfrcRandom),
         prop::sample::select(FENS).prop_map(|f| StartSpec::Fen(f.to_owned())),
     ];
     (start, prop::collection::vec(uci_move(), 0..12))
@@ -198,6 +200,8 @@ fn position_words(p: &PositionCommand, say_moves: bool) -> Vec<String> {
         StartSpec::StartPos => w.push("startpos".into()),
         StartSpec::Start960(n) => w.extend(["startpos960".into(), n.to_string()]),
         StartSpec::Start960Random => w.extend(["startpos960".into(), "random".into()]),
+        StartSpec::Dfrc(n) => w.extend(["dfrc".into(), n.to_string()]),
+        StartSpec::DfrcRandom => w.extend(["dfrc".into(), "random".into()]),
         StartSpec::Fen(f) => {
             w.push("fen".into());
             w.extend(f.split(' ').map(str::to_owned));
@@ -356,6 +360,17 @@ proptest! {
         let line = format!("position startpos960 {arg} moves e2e4");
         let e = parse_line(&line);
         prop_assert!(e.is_err(), "{}", line);
+        // The number is named as typed, never a saturated value.
+        prop_assert!(e.unwrap_err().0.contains(&arg), "{}", line);
+    }
+
+    #[test]
+    fn dfrc_out_of_range_is_refused_naming_the_number(n in prop_oneof![921_600u64..u64::MAX, Just(u64::MAX)], neg in any::<bool>()) {
+        let arg = if neg { format!("-{n}") } else { n.to_string() };
+        let line = format!("position dfrc {arg}");
+        let e = parse_line(&line);
+        prop_assert!(e.is_err(), "{}", line);
+        prop_assert!(e.unwrap_err().0.contains(&arg), "{}", line);
     }
 
     /// Token soup for `go`: every line is read, and whatever is used is
