@@ -1,10 +1,12 @@
-//! Openings files (EPD, PGN) of Chess960 start positions for match runners.
+//! Openings files (EPD, PGN) of Chess960 and Double Fischer Random start
+//! positions for match runners.
 //!
 //! fastchess and cutechess-cli play Chess960 from an openings file: each
 //! entry is a start position, games start from it with no book moves. Both
 //! formats carry the full FEN so the tools need no numbering of their own.
 //!
-//! * EPD: one line per start, `<4 FEN fields> id "chess960 #N";`.
+//! * EPD: one line per start, `<4 FEN fields> id "chess960 #N";` (or
+//!   `id "dfrc #N";`).
 //! * PGN: one game per start with the Seven Tag Roster, then
 //!   `[Variant "fischerandom"]`, `[SetUp "1"]`, `[FEN "..."]` and the
 //!   movetext `*`.
@@ -20,7 +22,7 @@ use std::io::{self, Write};
 
 use rand::RngCore;
 
-use crate::startpos::{self, CastlingNotation, Deck, StartError};
+use crate::startpos::{CastlingNotation, Deck, Numbered, StartError};
 
 /// The `Variant` tag value for Chess960 games (see the module docs).
 pub const PGN_VARIANT: &str = "fischerandom";
@@ -46,26 +48,34 @@ pub enum OpeningsError {
     Io(#[from] io::Error),
 }
 
-/// The EPD line of start `n` (no line break):
+/// The EPD line of a start (no line break):
 /// `<placement> w <castling> - id "chess960 #N";`.
 ///
 /// # Errors
-/// [`StartError::OutOfRange`] unless `n < 960`.
-pub fn epd_line(n: u32, notation: CastlingNotation) -> Result<String, StartError> {
-    let fen = startpos::fen(n, notation)?;
+/// A number out of its family's range.
+pub fn epd_line(start: Numbered, notation: CastlingNotation) -> Result<String, StartError> {
+    let fen = start.fen(notation)?;
     let four: Vec<&str> = fen.split(' ').take(4).collect();
-    Ok(format!("{} id \"chess960 #{n}\";", four.join(" ")))
+    Ok(format!("{} id \"{start}\";", four.join(" ")))
 }
 
-/// The PGN game for start `n` as the `round`-th entry of the file, ending
+/// The PGN game for a start as the `round`-th entry of the file, ending
 /// with a blank line so that games can be concatenated.
 ///
 /// # Errors
-/// [`StartError::OutOfRange`] unless `n < 960`.
-pub fn pgn_game(n: u32, round: u64, notation: CastlingNotation) -> Result<String, StartError> {
-    let fen = startpos::fen(n, notation)?;
+/// A number out of its family's range.
+pub fn pgn_game(
+    start: Numbered,
+    round: u64,
+    notation: CastlingNotation,
+) -> Result<String, StartError> {
+    let fen = start.fen(notation)?;
+    let event = match start {
+        Numbered::Chess960(n) => format!("Chess960 start position {n}"),
+        Numbered::Dfrc(n) => format!("Double Fischer Random start position {n}"),
+    };
     Ok(format!(
-        "[Event \"Chess960 start position {n}\"]\n\
+        "[Event \"{event}\"]\n\
          [Site \"?\"]\n\
          [Date \"????.??.??\"]\n\
          [Round \"{round}\"]\n\
@@ -94,7 +104,7 @@ pub fn write<W, I>(
 ) -> Result<(), OpeningsError>
 where
     W: Write + ?Sized,
-    I: IntoIterator<Item = u32>,
+    I: IntoIterator<Item = Numbered>,
 {
     for (i, n) in numbers.into_iter().enumerate() {
         match format {
@@ -106,35 +116,57 @@ where
     Ok(())
 }
 
-/// `count` random start numbers for an openings file: distinct when
-/// `count <= 960` (drawn without replacement, in the random order drawn);
-/// beyond 960 each further run of 960 is a fresh permutation, so every start
-/// appears as evenly as possible.
+/// `count` random Chess960 start numbers for an openings file: distinct
+/// when `count <= 960` (drawn without replacement, in the random order
+/// drawn); beyond 960 each further run of 960 is a fresh permutation, so
+/// every start appears as evenly as possible.
 pub fn random_starts<R: RngCore>(mut rng: R, count: u64) -> impl Iterator<Item = u32> {
     let mut deck = Deck::new();
+    (0..count).map(move |_| deck.draw(&mut rng))
+}
+
+/// `count` random DFRC starts, drawn the same way from the 921,600.
+pub fn random_dfrc_starts<R: RngCore>(mut rng: R, count: u64) -> impl Iterator<Item = u32> {
+    let mut deck = Deck::of(crate::startpos::DFRC_COUNT);
     (0..count).map(move |_| deck.draw(&mut rng))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::startpos;
 
     #[test]
     fn epd_line_has_four_fields_and_the_id() {
         assert_eq!(
-            epd_line(518, CastlingNotation::XFen).unwrap(),
+            epd_line(Numbered::Chess960(518), CastlingNotation::XFen).unwrap(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"chess960 #518\";"
         );
         assert_eq!(
-            epd_line(0, CastlingNotation::Shredder).unwrap(),
+            epd_line(Numbered::Chess960(0), CastlingNotation::Shredder).unwrap(),
             "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - id \"chess960 #0\";"
         );
-        assert!(epd_line(960, CastlingNotation::XFen).is_err());
+        assert!(epd_line(Numbered::Chess960(960), CastlingNotation::XFen).is_err());
+    }
+
+    #[test]
+    fn dfrc_lines_say_dfrc() {
+        assert_eq!(
+            epd_line(Numbered::Dfrc(518), CastlingNotation::Shredder).unwrap(),
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAhf - id \"dfrc #518\";"
+        );
+        let g = pgn_game(Numbered::Dfrc(960), 1, CastlingNotation::Shredder).unwrap();
+        assert!(g.starts_with("[Event \"Double Fischer Random start position 960\"]\n"));
+        assert!(epd_line(Numbered::Dfrc(921_600), CastlingNotation::XFen).is_err());
+        let v: Vec<u32> = random_dfrc_starts(startpos::rng(Some(1)), 1000).collect();
+        let distinct: std::collections::HashSet<u32> = v.iter().copied().collect();
+        assert_eq!(distinct.len(), 1000);
+        assert!(v.iter().all(|&n| n < startpos::DFRC_COUNT));
     }
 
     #[test]
     fn pgn_game_has_the_chess960_tags() {
-        let g = pgn_game(959, 3, CastlingNotation::Shredder).unwrap();
+        let g = pgn_game(Numbered::Chess960(959), 3, CastlingNotation::Shredder).unwrap();
         assert!(g.starts_with("[Event \"Chess960 start position 959\"]\n"));
         assert!(g.contains("[Round \"3\"]\n"));
         assert!(g.contains("[Result \"*\"]\n"));
@@ -157,7 +189,13 @@ mod tests {
     #[test]
     fn write_streams_in_order() {
         let mut buf = Vec::new();
-        write(&mut buf, [2, 1], Format::Epd, CastlingNotation::XFen).unwrap();
+        write(
+            &mut buf,
+            [Numbered::Chess960(2), Numbered::Chess960(1)],
+            Format::Epd,
+            CastlingNotation::XFen,
+        )
+        .unwrap();
         let text = String::from_utf8(buf).unwrap();
         let ids: Vec<&str> = text
             .lines()

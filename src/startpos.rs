@@ -30,7 +30,7 @@ pub use crate::backrank::{COUNT, DFRC_COUNT, DFRC_STANDARD, STANDARD};
 pub enum StartError {
     /// The number is outside 0..959.
     #[error("start number {0} out of range: valid numbers are 0..959")]
-    OutOfRange(u64),
+    OutOfRange(String),
     /// The text is not a decimal number.
     #[error("'{0}' is not a start number: valid numbers are 0..959")]
     BadNumber(String),
@@ -44,6 +44,9 @@ pub enum StartError {
     /// king between the rooks).
     #[error(transparent)]
     Rank(#[from] RankError),
+    /// Black's back rank of a DFRC start breaks a rule.
+    #[error("black's {0}")]
+    BlackRankRule(RankError),
     /// A FEN with a number of fields other than 4 or 6.
     #[error("a start-position FEN has 4 or 6 fields, found {0}")]
     FieldCount(usize),
@@ -73,7 +76,7 @@ pub enum StartError {
     },
     /// A DFRC index outside 0..921,599.
     #[error("DFRC number {0} out of range: valid numbers are 0..921599")]
-    DfrcOutOfRange(u64),
+    DfrcOutOfRange(String),
     /// The text is not a decimal DFRC number.
     #[error("'{0}' is not a DFRC number: valid numbers are 0..921599")]
     BadDfrcNumber(String),
@@ -157,7 +160,7 @@ pub enum CastlingNotation {
 /// # Errors
 /// [`StartError::OutOfRange`] unless `n < 960`.
 pub fn position(n: u32) -> Result<Chess, StartError> {
-    let rank = BackRank::from_scharnagl(n).ok_or(StartError::OutOfRange(u64::from(n)))?;
+    let rank = BackRank::from_scharnagl(n).ok_or(StartError::OutOfRange(n.to_string()))?;
     Ok(start_position(rank.board()))
 }
 
@@ -167,7 +170,7 @@ pub fn position(n: u32) -> Result<Chess, StartError> {
 /// # Errors
 /// [`StartError::DfrcOutOfRange`] unless `n < 921,600`.
 pub fn dfrc_position(n: u32) -> Result<Chess, StartError> {
-    let start = DfrcStart::from_index(n).ok_or(StartError::DfrcOutOfRange(u64::from(n)))?;
+    let start = DfrcStart::from_index(n).ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
     Ok(start_position(start.board()))
 }
 
@@ -194,7 +197,7 @@ fn start_position(board: Board) -> Chess {
 pub fn back_rank(n: u32) -> String {
     match BackRank::from_scharnagl(n) {
         Some(rank) => rank.to_string(),
-        None => panic!("back_rank: {}", StartError::OutOfRange(u64::from(n))),
+        None => panic!("back_rank: {}", StartError::OutOfRange(n.to_string())),
     }
 }
 
@@ -303,7 +306,7 @@ fn validate_start(
             }
             white
         }
-        Family::Dfrc => side_rank(board, Color::Black)?,
+        Family::Dfrc => side_rank(board, Color::Black).map_err(blacks)?,
     };
     let start = DfrcStart { white, black };
 
@@ -387,9 +390,8 @@ pub fn parse_number(text: &str) -> Result<u32, StartError> {
     }
     match t.parse::<u64>() {
         Ok(n) if n < u64::from(COUNT) => Ok(u32::try_from(n).expect("n < 960")),
-        Ok(n) => Err(StartError::OutOfRange(n)),
-        // Only digits, so the only failure is overflow.
-        Err(_) => Err(StartError::OutOfRange(u64::MAX)),
+        // Named as typed, even beyond u64 (never a saturated value).
+        _ => Err(StartError::OutOfRange(t.to_owned())),
     }
 }
 
@@ -435,8 +437,7 @@ pub fn parse_dfrc_number(text: &str) -> Result<u32, StartError> {
     }
     match t.parse::<u64>() {
         Ok(n) if n < u64::from(DFRC_COUNT) => Ok(u32::try_from(n).expect("n < 921600")),
-        Ok(n) => Err(StartError::DfrcOutOfRange(n)),
-        Err(_) => Err(StartError::DfrcOutOfRange(u64::MAX)),
+        _ => Err(StartError::DfrcOutOfRange(t.to_owned())),
     }
 }
 
@@ -446,7 +447,7 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
     let ranks = |w: &str, b: &str| -> Result<DfrcStart, StartError> {
         Ok(DfrcStart {
             white: parse_back_rank(w)?,
-            black: parse_back_rank(b)?,
+            black: parse_back_rank(b).map_err(blacks)?,
         })
     };
     match (fields.as_slice(), family) {
@@ -459,6 +460,14 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
         ([w, b], Family::Dfrc) if !w.contains('/') && !b.contains('/') => ranks(w, b),
         _ if fields.len() == 4 || fields.len() == 6 => parse_fen(&fields, family),
         _ => Err(StartError::FieldCount(fields.len())),
+    }
+}
+
+/// Say that a rank error is about Black's rank.
+fn blacks(e: StartError) -> StartError {
+    match e {
+        StartError::Rank(r) => StartError::BlackRankRule(r),
+        other => other,
     }
 }
 
@@ -492,11 +501,7 @@ fn parse_fen(fields: &[&str], family: Family) -> Result<DfrcStart, StartError> {
 /// # Errors
 /// [`StartError::OutOfRange`] unless `n < 960`.
 pub fn fen(n: u32, notation: CastlingNotation) -> Result<String, StartError> {
-    let pos = position(n)?;
-    Ok(match notation {
-        CastlingNotation::XFen => notation::xfen(&pos),
-        CastlingNotation::Shredder => notation::shredder_fen(&pos),
-    })
+    Numbered::Chess960(n).fen(notation)
 }
 
 /// The X-FEN of start `n`, e.g. `... w KQkq - 0 1`.
@@ -545,14 +550,76 @@ fn below<R: RngCore + ?Sized>(rng: &mut R, bound: u32) -> u32 {
     }
 }
 
+/// A uniformly random DFRC index 0..921,599.
+pub fn random_dfrc_number<R: RngCore + ?Sized>(rng: &mut R) -> u32 {
+    below(rng, DFRC_COUNT)
+}
+
+/// A start by family and number: what the CLI, openings files and match
+/// runners name (`chess960 #518`, `dfrc #497798`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Numbered {
+    /// Chess960 start, Scharnagl number 0..959.
+    Chess960(u32),
+    /// Double Fischer Random start, index 0..921,599.
+    Dfrc(u32),
+}
+
+impl Numbered {
+    /// The start position.
+    ///
+    /// # Errors
+    /// [`StartError::OutOfRange`] or [`StartError::DfrcOutOfRange`].
+    pub fn position(self) -> Result<Chess, StartError> {
+        match self {
+            Numbered::Chess960(n) => position(n),
+            Numbered::Dfrc(n) => dfrc_position(n),
+        }
+    }
+
+    /// The FEN (6 fields) with the castling field in `style`.
+    ///
+    /// # Errors
+    /// As [`Self::position`].
+    pub fn fen(self, style: CastlingNotation) -> Result<String, StartError> {
+        let pos = self.position()?;
+        Ok(match style {
+            CastlingNotation::XFen => notation::xfen(&pos),
+            CastlingNotation::Shredder => notation::shredder_fen(&pos),
+        })
+    }
+
+    /// The family's name (`chess960`, `dfrc`).
+    pub fn family(self) -> &'static str {
+        match self {
+            Numbered::Chess960(_) => "chess960",
+            Numbered::Dfrc(_) => "dfrc",
+        }
+    }
+
+    /// The number within the family.
+    pub fn number(self) -> u32 {
+        match self {
+            Numbered::Chess960(n) | Numbered::Dfrc(n) => n,
+        }
+    }
+}
+
+impl std::fmt::Display for Numbered {
+    /// `chess960 #518`, `dfrc #497798`: the `id` of an EPD line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} #{}", self.family(), self.number())
+    }
+}
+
 /// A uniformly random start number 0..959.
 pub fn random_number<R: RngCore + ?Sized>(rng: &mut R) -> u32 {
     below(rng, COUNT)
 }
 
-/// Draws start numbers without replacement: every run of 960 draws is a
-/// uniformly random permutation of 0..959, so up to 960 draws are all
-/// distinct and more draws repeat each start as evenly as possible.
+/// Draws start numbers without replacement: every run of `size` draws is a
+/// uniformly random permutation of `0..size`, so up to `size` draws are
+/// all distinct and more draws repeat each start as evenly as possible.
 #[derive(Debug, Clone)]
 pub struct Deck {
     cards: Vec<u32>,
@@ -566,11 +633,16 @@ impl Default for Deck {
 }
 
 impl Deck {
-    /// A full deck of the 960 numbers.
+    /// A full deck of the 960 Chess960 numbers.
     pub fn new() -> Self {
+        Deck::of(COUNT)
+    }
+
+    /// A full deck of the numbers `0..size` (921,600 for DFRC).
+    pub fn of(size: u32) -> Self {
         Deck {
-            cards: (0..COUNT).collect(),
-            left: COUNT as usize,
+            cards: (0..size).collect(),
+            left: size as usize,
         }
     }
 
@@ -580,7 +652,7 @@ impl Deck {
         if self.left == 0 {
             self.left = self.cards.len();
         }
-        let left = u32::try_from(self.left).expect("at most 960 cards");
+        let left = u32::try_from(self.left).expect("a deck has at most u32::MAX cards");
         let i = below(rng, left) as usize;
         self.left -= 1;
         self.cards.swap(i, self.left);
@@ -658,13 +730,15 @@ mod tests {
         assert!(
             matches!(
                 e,
-                Err(StartError::Rank(RankError::BishopsSameColour { .. }))
+                Err(StartError::BlackRankRule(
+                    RankError::BishopsSameColour { .. }
+                ))
             ),
             "{e:?}"
         );
         assert_eq!(
             parse_dfrc_number("921600"),
-            Err(StartError::DfrcOutOfRange(921_600))
+            Err(StartError::DfrcOutOfRange("921600".into()))
         );
         assert!(matches!(
             parse_dfrc_number("x"),
@@ -677,7 +751,10 @@ mod tests {
     fn numbers_parse_and_refuse() {
         assert_eq!(parse_number(" 959 "), Ok(959));
         assert_eq!(parse_number("0"), Ok(0));
-        assert_eq!(parse_number("960"), Err(StartError::OutOfRange(960)));
+        assert_eq!(
+            parse_number("960"),
+            Err(StartError::OutOfRange("960".into()))
+        );
         assert!(matches!(parse_number("-1"), Err(StartError::BadNumber(_))));
         assert!(matches!(parse_number("5x"), Err(StartError::BadNumber(_))));
         assert!(matches!(parse_number(""), Err(StartError::BadNumber(_))));
@@ -743,6 +820,6 @@ mod tests {
             shredder_fen(0).unwrap(),
             "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
         );
-        assert_eq!(xfen(960), Err(StartError::OutOfRange(960)));
+        assert_eq!(xfen(960), Err(StartError::OutOfRange("960".into())));
     }
 }

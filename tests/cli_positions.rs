@@ -277,7 +277,7 @@ fn openings_count_is_distinct_random_and_reproducible() {
     let ids: Vec<u32> = out
         .lines()
         .map(|l| {
-            let n = l
+            let n: u32 = l
                 .rsplit('#')
                 .next()
                 .and_then(|t| t.strip_suffix("\";"))
@@ -286,7 +286,11 @@ fn openings_count_is_distinct_random_and_reproducible() {
                 .expect("number");
             assert_eq!(
                 l,
-                chess960::openings::epd_line(n, Default::default()).unwrap()
+                chess960::openings::epd_line(
+                    chess960::startpos::Numbered::Chess960(n),
+                    Default::default()
+                )
+                .unwrap()
             );
             n
         })
@@ -422,4 +426,88 @@ fn numbering_schemes_on_fen_idn_and_show() {
     let text = std::fs::read_to_string(&svg).expect("svg written");
     assert!(text.starts_with("<svg"));
     let _ = std::fs::remove_file(&svg);
+}
+
+/// Double Fischer Random through the binary: `fen --dfrc N` is White's
+/// Chess960 start `N % 960` under Black's `N / 960` (from the independent
+/// table), `idn --dfrc` reads it back from the FEN or the two ranks,
+/// `show --dfrc` names both, `random --dfrc` and `openings --dfrc` print
+/// starts that read back to their numbers, and bad input names the culprit.
+#[test]
+fn dfrc_numbering_both_ways() {
+    let fens = table_fens();
+    let rank = |n: u32, upper: bool| -> String {
+        let r = fens[n as usize]
+            .split(' ')
+            .next()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap();
+        if upper {
+            r.to_owned()
+        } else {
+            r.to_ascii_lowercase()
+        }
+    };
+    for n in [0u32, 518, 959, 960, 497_798, 123_456, 921_599] {
+        let fen = ok(&["fen", "--dfrc", &n.to_string(), "--shredder"]);
+        let want_board = format!(
+            "{}/pppppppp/8/8/8/8/PPPPPPPP/{}",
+            rank(n / 960, false),
+            rank(n % 960, true)
+        );
+        assert!(fen.starts_with(&format!("{want_board} w ")), "{n}: {fen}");
+        let words: Vec<&str> = fen.split_whitespace().collect();
+        assert_eq!(ok(&["idn", "--dfrc", fen.trim()]).trim(), n.to_string());
+        let mut args = vec!["idn", "--dfrc"];
+        args.extend(&words);
+        assert_eq!(ok(&args).trim(), n.to_string(), "unquoted FEN");
+        let (w, b) = (rank(n % 960, true), rank(n / 960, false));
+        assert_eq!(ok(&["idn", "--dfrc", &w, &b]).trim(), n.to_string());
+        let xfen = ok(&["fen", "--dfrc", &n.to_string()]);
+        assert_eq!(
+            ok(&["idn", "--dfrc", xfen.trim()]).trim(),
+            n.to_string(),
+            "{xfen}"
+        );
+        let show = ok(&["show", "--dfrc", &n.to_string()]);
+        assert!(
+            show.contains(&format!("White:        {w} (Chess960 #{})", n % 960)),
+            "{show}"
+        );
+        assert!(
+            show.contains(&format!("Shredder-FEN: {}", fen.trim())),
+            "{show}"
+        );
+    }
+    assert_eq!(ok(&["idn", "--dfrc", "RNBQKBNR"]).trim(), "497798");
+    for line in ok(&["random", "--dfrc", "--count", "20", "--seed", "3"]).lines() {
+        let (n, fen) = line.split_once(' ').expect("N FEN");
+        assert_eq!(ok(&["idn", "--dfrc", fen]).trim(), n, "{line}");
+    }
+    let epd = ok(&[
+        "openings",
+        "--dfrc",
+        "--count",
+        "30",
+        "--seed",
+        "9",
+        "--shredder",
+    ]);
+    assert_eq!(epd.lines().count(), 30);
+    for line in epd.lines() {
+        let (fen, id) = line.split_once(" id \"dfrc #").expect("dfrc id");
+        let n = id.trim_end_matches("\";");
+        assert_eq!(
+            ok(&["idn", "--dfrc", &format!("{fen} 0 1")]).trim(),
+            n,
+            "{line}"
+        );
+    }
+    assert!(bad(&["fen", "--dfrc", "921600"]).contains("921600"));
+    assert!(bad(&["fen", "--dfrc", "99999999999999999999999"]).contains("99999999999999999999999"));
+    assert!(bad(&["idn", "--dfrc", "RNBQKBNR", "rbnbkqnr"]).contains("black's back rank"));
+    assert!(bad(&["show", "--dfrc", "x"]).contains("'x'"));
+    assert!(bad(&["fen", "9999999999999999999999"]).contains("9999999999999999999999"));
 }

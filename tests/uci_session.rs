@@ -1026,11 +1026,13 @@ fn dfrc_and_frc_positions_match_the_reference_table() {
         e.ask(&format!("position dfrc {n}"));
         let d = e.display();
         assert_eq!(d["Shredder-FEN"], want, "dfrc {n}");
-        assert!(
-            d["Start"].contains(&format!("DFRC #{n}")),
-            "{:?}",
-            d["Start"]
-        );
+        // A Chess960 start keeps its Scharnagl name.
+        let name = if n % 960 == n / 960 {
+            format!("Chess960 #{}", n % 960)
+        } else {
+            format!("DFRC #{n}")
+        };
+        assert!(d["Start"].contains(&name), "{:?}", d["Start"]);
     }
     for n in [0u32, 518, 959] {
         e.ask(&format!("position frc {n}"));

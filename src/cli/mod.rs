@@ -68,6 +68,9 @@ pub struct FenArgs {
     /// Numbering scheme of N: scharnagl (0..959), scharnagl-1 (1..960) or fritz (1..960).
     #[arg(long, default_value = "scharnagl")]
     pub scheme: String,
+    /// N is a Double Fischer Random start, white + 960 * black (0..921599).
+    #[arg(long, conflicts_with = "scheme")]
+    pub dfrc: bool,
 }
 
 /// `chess960 idn [--scheme S] POSITION`
@@ -76,6 +79,10 @@ pub struct IdnArgs {
     /// Numbering scheme to print: scharnagl, scharnagl-1 or fritz (give it before POSITION).
     #[arg(long, default_value = "scharnagl")]
     pub scheme: String,
+    /// Print the Double Fischer Random number (white + 960 * black) of a FEN
+    /// or of two back ranks, White's first (`RNBQKBNR bbqnnrkr`).
+    #[arg(long, conflicts_with = "scheme")]
+    pub dfrc: bool,
     /// A FEN (4 or 6 fields; may be given unquoted) or an 8-letter back rank.
     #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
     pub position: Vec<String>,
@@ -87,6 +94,9 @@ pub struct ShowArgs {
     /// Also write the back rank as an SVG board diagram to this file (give it before POSITION).
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// A Double Fischer Random start: a DFRC number, a FEN or two back ranks.
+    #[arg(long)]
+    pub dfrc: bool,
     /// A Scharnagl number, a FEN or an 8-letter back rank.
     #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
     pub position: Vec<String>,
@@ -104,6 +114,9 @@ pub struct RandomArgs {
     /// Write Shredder-FEN castling fields.
     #[arg(long)]
     pub shredder: bool,
+    /// Double Fischer Random starts (each side its own back rank).
+    #[arg(long)]
+    pub dfrc: bool,
 }
 
 /// Openings file formats.
@@ -136,6 +149,9 @@ pub struct OpeningsArgs {
     /// Output file (stdout when omitted).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// Double Fischer Random starts (with --count; `id "dfrc #N";`).
+    #[arg(long, conflicts_with = "all")]
+    pub dfrc: bool,
 }
 
 /// `chess960 perft DEPTH (--idn N | --fen FEN | --all | --epd FILE) [--divide]`
@@ -146,6 +162,9 @@ pub struct PerftArgs {
     /// Start position by Scharnagl number.
     #[arg(long, group = "source")]
     pub idn: Option<String>,
+    /// Double Fischer Random start by number (white + 960 * black).
+    #[arg(long, group = "source")]
+    pub dfrc: Option<String>,
     /// Any position as FEN (Shredder-FEN, X-FEN or plain).
     #[arg(long, group = "source", allow_hyphen_values = true)]
     pub fen: Option<String>,

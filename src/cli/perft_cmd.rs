@@ -72,7 +72,9 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         }
         Source::Suite(entries) => {
             if a.divide {
-                return Err(CliError("--divide works with --idn or --fen".into()));
+                return Err(CliError(
+                    "--divide works with --idn, --dfrc or --fen".into(),
+                ));
             }
             let jobs: Vec<Job> = entries
                 .iter()
@@ -85,12 +87,11 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
 
 fn source(a: &PerftArgs) -> Result<Source, CliError> {
     if let Some(n) = &a.idn {
-        let n: u32 = n.trim().parse().map_err(|_| {
-            CliError(format!(
-                "start number '{n}' is not a number: valid numbers are 0..959"
-            ))
-        })?;
-        let pos = startpos::position(n).map_err(|e| CliError(e.to_string()))?;
+        let pos = startpos::parse_number(n).and_then(startpos::position)?;
+        return Ok(Source::One(pos));
+    }
+    if let Some(n) = &a.dfrc {
+        let pos = startpos::parse_dfrc_number(n).and_then(startpos::dfrc_position)?;
         return Ok(Source::One(pos));
     }
     if let Some(fen) = &a.fen {
@@ -109,7 +110,7 @@ fn source(a: &PerftArgs) -> Result<Source, CliError> {
         return Ok(Source::Suite(entries));
     }
     Err(CliError(
-        "perft needs a position: --idn N, --fen FEN, --all or --epd FILE".into(),
+        "perft needs a position: --idn N, --dfrc N, --fen FEN, --all or --epd FILE".into(),
     ))
 }
 

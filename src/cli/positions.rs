@@ -13,7 +13,7 @@ use crate::numbering::{self, Scheme};
 
 use super::{CliError, FenArgs, IdnArgs, OpeningsArgs, OpeningsFormat, RandomArgs, ShowArgs};
 use crate::openings::{self, Format, OpeningsError};
-use crate::startpos::{self, CastlingNotation, StartError};
+use crate::startpos::{self, CastlingNotation, Numbered, StartError};
 
 impl From<StartError> for CliError {
     fn from(e: StartError) -> Self {
@@ -49,6 +49,13 @@ fn parse_scheme(text: &str) -> Result<Scheme, CliError> {
 
 /// `chess960 fen N [--shredder]`: the FEN of start N on one line.
 pub fn fen(a: &FenArgs) -> Result<ExitCode, CliError> {
+    if a.dfrc {
+        let n = startpos::parse_dfrc_number(&a.number)?;
+        let mut out = io::stdout().lock();
+        writeln!(out, "{}", Numbered::Dfrc(n).fen(notation(a.shredder))?)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let scheme = parse_scheme(&a.scheme)?;
     let n = if scheme == Scheme::Scharnagl {
         startpos::parse_number(&a.number)?
@@ -69,9 +76,14 @@ pub fn fen(a: &FenArgs) -> Result<ExitCode, CliError> {
 
 /// `chess960 idn POSITION`: the Scharnagl number of a FEN or back rank.
 pub fn idn(a: &IdnArgs) -> Result<ExitCode, CliError> {
-    let scheme = parse_scheme(&a.scheme)?;
-    let n = startpos::parse(&a.position.join(" "))?;
-    let n = numbering::to_scheme(n, scheme).map_err(|e| CliError(e.to_string()))?;
+    let text = a.position.join(" ");
+    let n = if a.dfrc {
+        startpos::parse_dfrc(&text)?
+    } else {
+        let scheme = parse_scheme(&a.scheme)?;
+        let n = startpos::parse(&text)?;
+        numbering::to_scheme(n, scheme).map_err(|e| CliError(e.to_string()))?
+    };
     let mut out = io::stdout().lock();
     writeln!(out, "{n}")?;
     out.flush()?;
@@ -82,7 +94,25 @@ pub fn idn(a: &IdnArgs) -> Result<ExitCode, CliError> {
 pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
     let text = a.position.join(" ");
     let t = text.trim();
-    let n = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+    let number = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if a.dfrc {
+        let n = if number {
+            startpos::parse_dfrc_number(t)?
+        } else {
+            startpos::parse_dfrc(t)?
+        };
+        if let Some(path) = &a.svg {
+            let start = crate::backrank::DfrcStart::from_index(n)
+                .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
+            std::fs::write(path, crate::procedures::svg::board(&start.white))
+                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        }
+        let mut out = BufWriter::new(io::stdout().lock());
+        out.write_all(describe_dfrc(n)?.as_bytes())?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let n = if number {
         startpos::parse_number(t)?
     } else {
         startpos::parse(t)?
@@ -120,6 +150,40 @@ fn describe(n: u32) -> Result<String, StartError> {
     Ok(s)
 }
 
+/// The text `show --dfrc` prints for DFRC start `n`.
+fn describe_dfrc(n: u32) -> Result<String, StartError> {
+    let start = crate::backrank::DfrcStart::from_index(n)
+        .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
+    let pos = startpos::dfrc_position(n)?;
+    let mut s = format!("Double Fischer Random start position {n}\n\n");
+    s.push_str(&crate::notation::diagram(pos.board()));
+    s.push('\n');
+    s.push_str(&format!(
+        "Number:       {n} = {} + 960 * {}\n",
+        start.white.scharnagl(),
+        start.black.scharnagl()
+    ));
+    s.push_str(&format!(
+        "White:        {} (Chess960 #{})\n",
+        start.white,
+        start.white.scharnagl()
+    ));
+    s.push_str(&format!(
+        "Black:        {} (Chess960 #{})\n",
+        start.black,
+        start.black.scharnagl()
+    ));
+    s.push_str(&format!(
+        "X-FEN:        {}\n",
+        Numbered::Dfrc(n).fen(CastlingNotation::XFen)?
+    ));
+    s.push_str(&format!(
+        "Shredder-FEN: {}\n",
+        Numbered::Dfrc(n).fen(CastlingNotation::Shredder)?
+    ));
+    Ok(s)
+}
+
 /// `chess960 random [--count K] [--seed S] [--shredder]`: K lines `N FEN`,
 /// each start drawn independently and uniformly (repeats possible).
 pub fn random(a: &RandomArgs) -> Result<ExitCode, CliError> {
@@ -128,8 +192,12 @@ pub fn random(a: &RandomArgs) -> Result<ExitCode, CliError> {
     let style = notation(a.shredder);
     let mut out = BufWriter::new(io::stdout().lock());
     for _ in 0..a.count {
-        let n = startpos::random_number(&mut rng);
-        writeln!(out, "{n} {}", startpos::fen(n, style)?)?;
+        let start = if a.dfrc {
+            Numbered::Dfrc(startpos::random_dfrc_number(&mut rng))
+        } else {
+            Numbered::Chess960(startpos::random_number(&mut rng))
+        };
+        writeln!(out, "{} {}", start.number(), start.fen(style)?)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -138,11 +206,15 @@ pub fn random(a: &RandomArgs) -> Result<ExitCode, CliError> {
 /// `chess960 openings (--all | --count K [--seed S]) [--shredder]
 /// [--format epd|pgn] [-o FILE]`: an openings file for match runners.
 pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
-    let numbers: Box<dyn Iterator<Item = u32>> = match (a.all, a.count) {
-        (true, _) => Box::new(0..startpos::COUNT),
+    let numbers: Box<dyn Iterator<Item = Numbered>> = match (a.all, a.count) {
+        (true, _) => Box::new((0..startpos::COUNT).map(Numbered::Chess960)),
+        (false, Some(k)) if a.dfrc => {
+            check_count(k)?;
+            Box::new(openings::random_dfrc_starts(startpos::rng(a.seed), k).map(Numbered::Dfrc))
+        }
         (false, Some(k)) => {
             check_count(k)?;
-            Box::new(openings::random_starts(startpos::rng(a.seed), k))
+            Box::new(openings::random_starts(startpos::rng(a.seed), k).map(Numbered::Chess960))
         }
         (false, None) => return Err(CliError("give --all or --count K".into())),
     };

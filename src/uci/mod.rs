@@ -374,9 +374,9 @@ impl Session {
         block.push(format!("Shredder-FEN: {}", shredder_fen(pos)));
         let played = self.game.moves().len();
         block.push(match (self.game.start_number(), self.game.dfrc_number()) {
-            (Some(n), Some(d)) => {
-                format!("Start: Chess960 #{n}, DFRC #{d} ({played} moves played)")
-            }
+            // A Chess960 start is named by its Scharnagl number, as before
+            // DFRC existed (its DFRC index is n + 960 * n).
+            (Some(n), _) => format!("Start: Chess960 #{n} ({played} moves played)"),
             (None, Some(d)) => format!(
                 "Start: DFRC #{d}, white #{} black #{} ({played} moves played)",
                 d % startpos::COUNT,
