@@ -11,6 +11,15 @@
 //! Castling is never rewritten by hand: shakmaty's `CastlingMode::Chess960`
 //! owns the rules, this crate only converts notation at the edges.
 
+/// The version and the git commit of this build, e.g. `0.1.0 (9ea83ba)`:
+/// what `--version` prints and the UCI `id name` carries.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("CHESS960_COMMIT"),
+    ")"
+);
+
 pub mod backrank;
 pub mod bench;
 pub mod cli;

@@ -37,6 +37,9 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
             reason: format!("expected 4 to 6 fields, found {}", fields.len()),
         });
     }
+    if let Err(reason) = check_board_field(fields[0]) {
+        return Err(FenError::Syntax { fen, reason });
+    }
     let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| FenError::Syntax {
         fen: fen.clone(),
         reason: e.to_string(),
@@ -47,12 +50,98 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
             reason: "variant fields (pockets, remaining checks) are not chess".into(),
         });
     }
+    let castling = castling_culprit(parsed.as_setup(), fields[2]);
     parsed
         .into_position(CastlingMode::Chess960)
         .map_err(|e| FenError::Position {
             fen,
-            reason: e.to_string(),
+            // shakmaty says "invalid castling rights"; say which one.
+            reason: match castling {
+                Some(c) if e.to_string().contains("castling") => c,
+                _ => e.to_string(),
+            },
         })
+}
+
+/// Check the board field of a FEN the way a person reads it: eight ranks,
+/// eight squares each, piece letters and digits only. shakmaty's reader
+/// would call a ninth rank a crazyhouse pocket.
+///
+/// # Errors
+/// A message naming the culprit: how many ranks, which rank is too wide or
+/// short, which character is not a piece.
+pub fn check_board_field(board: &str) -> Result<(), String> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!(
+            "the board has {} ranks separated by '/', a FEN board has 8",
+            ranks.len()
+        ));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let number = 8 - i;
+        let mut squares = 0u32;
+        for c in rank.chars() {
+            match c {
+                '1'..='8' => squares += c.to_digit(10).unwrap_or(0),
+                _ if "pnbrqkPNBRQK".contains(c) => squares += 1,
+                // shakmaty's promoted-piece marker (crazyhouse).
+                '~' => {}
+                _ => return Err(format!("rank {number} ('{rank}') has '{c}', which is not a piece letter or a digit 1-8")),
+            }
+        }
+        if squares != 8 {
+            return Err(format!(
+                "rank {number} ('{rank}') covers {squares} squares, a rank has 8"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The first castling right of `field` that has no rook to castle with
+/// (or no king on its back rank), named; `None` when every right has one.
+fn castling_culprit(setup: &shakmaty::Setup, field: &str) -> Option<String> {
+    use shakmaty::{File, Rank, Square};
+    if field == "-" {
+        return None;
+    }
+    for c in field.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let side = if color.is_white() { "white" } else { "black" };
+        let rank = color.fold_wb(Rank::First, Rank::Eighth);
+        let rook_at = |f: File| {
+            setup.board.piece_at(Square::from_coords(f, rank)) == Some(Role::Rook.of(color))
+        };
+        let king = File::ALL.into_iter().find(|&f| {
+            setup.board.piece_at(Square::from_coords(f, rank)) == Some(Role::King.of(color))
+        });
+        let Some(king) = king else {
+            return Some(format!(
+                "castling right '{c}' but the {side} king is not on rank {}",
+                rank.char()
+            ));
+        };
+        let ok = match c.to_ascii_lowercase() {
+            'k' => File::ALL.into_iter().any(|f| f > king && rook_at(f)),
+            'q' => File::ALL.into_iter().any(|f| f < king && rook_at(f)),
+            l @ 'a'..='h' => rook_at(File::from_char(l).unwrap_or(File::A)),
+            _ => true,
+        };
+        if !ok {
+            let place = match c.to_ascii_lowercase() {
+                'k' => format!("between the king and the h-file on rank {}", rank.char()),
+                'q' => format!("between the a-file and the king on rank {}", rank.char()),
+                l => format!("on {l}{}", rank.char()),
+            };
+            return Some(format!("castling right '{c}' has no {side} rook {place}"));
+        }
+    }
+    None
 }
 
 /// The position as X-FEN: castling rights as `KQkq` where the rook is the

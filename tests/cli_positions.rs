@@ -49,6 +49,27 @@ fn bad(args: &[&str]) -> String {
     r.err
 }
 
+/// Run and expect a usage error as clap reports it: status 2, nothing on
+/// stdout, clap's message first, then its usage line and the pointer to
+/// `--help`; return stderr.
+fn usage(args: &[&str]) -> String {
+    let r = run(args);
+    assert_eq!(r.code, 2, "{args:?}: stdout {} stderr {}", r.out, r.err);
+    assert_eq!(r.out, "", "{args:?}");
+    assert!(r.err.starts_with("error: "), "{args:?}: {}", r.err);
+    assert!(r.err.contains("try '--help'"), "{args:?}: {}", r.err);
+    assert!(!r.err.contains("panicked"), "{}", r.err);
+    r.err
+}
+
+/// Run and expect a runtime error: status 1, one stderr line; return it.
+fn failed(args: &[&str]) -> String {
+    let r = run(args);
+    assert_eq!(r.code, 1, "{args:?}: stdout {} stderr {}", r.out, r.err);
+    assert!(r.err.lines().count() == 1, "{args:?}: {:?}", r.err);
+    r.err
+}
+
 /// The Shredder-FEN column of the reference table, by Scharnagl number.
 fn table_fens() -> Vec<String> {
     let text = std::fs::read_to_string(TSV).expect("table");
@@ -169,8 +190,41 @@ fn idn_refuses_with_the_reason() {
 }
 
 #[test]
-fn idn_without_position_is_one_line_usage_error() {
-    bad(&["idn"]);
+fn idn_without_position_is_a_usage_error() {
+    assert!(usage(&["idn"]).contains("Usage: chess960 idn"));
+}
+
+/// Options come in any order, misspelt options are named with clap's
+/// suggestion, and `--help` states the exit statuses.
+#[test]
+fn options_in_any_order_and_clap_errors() {
+    assert_eq!(ok(&["idn", "RNBQKBNR", "--scheme", "fritz"]), "359\n");
+    assert_eq!(ok(&["idn", "--scheme", "fritz", "RNBQKBNR"]), "359\n");
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let mut args = vec!["idn"];
+    args.extend(fen.split(' '));
+    args.extend(["--scheme", "scharnagl-1"]);
+    assert_eq!(ok(&args), "518\n");
+    assert!(ok(&["show", "359", "--scheme", "fritz"]).contains("Number:       518\n"));
+    let dir = std::env::temp_dir().join(format!("chess960-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("b.svg");
+    ok(&["show", "518", "--svg", svg.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let e = usage(&["fen", "--shreder", "1"]);
+    assert!(
+        e.contains("'--shreder'") && e.contains("a similar argument exists: '--shredder'"),
+        "{e}"
+    );
+    let help = ok(&["--help"]);
+    assert!(
+        help.contains("Exit status: 0")
+            && help.contains("1 runtime error")
+            && help.contains("2 usage error"),
+        "{help}"
+    );
+    assert!(ok(&["--version"]).starts_with(&format!("chess960 {} (", env!("CARGO_PKG_VERSION"))));
 }
 
 #[test]
@@ -247,9 +301,9 @@ fn random_without_seed_works() {
 #[test]
 fn random_refuses_bad_counts() {
     assert!(bad(&["random", "--count", "0"]).contains("--count"));
-    bad(&["random", "--count", "abc"]);
-    bad(&["random", "--count", "-3"]);
-    bad(&["random", "--seed", "x"]);
+    assert!(usage(&["random", "--count", "abc"]).contains("'abc'"));
+    usage(&["random", "--count", "-3"]);
+    usage(&["random", "--seed", "x"]);
 }
 
 #[test]
@@ -358,17 +412,23 @@ fn openings_writes_a_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
     let missing = dir.join("no/such/dir/book.epd");
-    let err = bad(&["openings", "--all", "-o", missing.to_str().unwrap()]);
+    let err = failed(&["openings", "--all", "-o", missing.to_str().unwrap()]);
     assert!(err.contains("cannot create"), "{err}");
+    // `-o -` is standard output.
+    assert_eq!(
+        ok(&["openings", "--count", "3", "--seed", "5", "-o", "-"]),
+        ok(&["openings", "--count", "3", "--seed", "5"])
+    );
 }
 
 #[test]
 fn openings_refuses_bad_arguments() {
-    bad(&["openings"]);
-    bad(&["openings", "--all", "--count", "3"]);
-    bad(&["openings", "--all", "--seed", "3"]);
+    let e = usage(&["openings"]);
+    assert!(e.contains("--all") && e.contains("--count"), "{e}");
+    usage(&["openings", "--all", "--count", "3"]);
+    usage(&["openings", "--all", "--seed", "3"]);
     bad(&["openings", "--count", "0"]);
-    bad(&["openings", "--all", "--format", "json"]);
+    usage(&["openings", "--all", "--format", "json"]);
 }
 
 /// Read a little of the output, close the pipe and check the program ends

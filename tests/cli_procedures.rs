@@ -26,11 +26,17 @@ fn json(args: &[&str]) -> Value {
 }
 
 fn fails(args: &[&str]) -> String {
+    fails_with(args, 2)
+}
+
+/// Status `code` (2 bad input, 1 a file that cannot be written), nothing
+/// on stdout and one stderr line.
+fn fails_with(args: &[&str], code: i32) -> String {
     let out = run(args);
     assert_eq!(
         out.status.code(),
-        Some(2),
-        "{args:?} should fail with status 2"
+        Some(code),
+        "{args:?} should fail with status {code}"
     );
     assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
     let err = String::from_utf8(out.stderr).unwrap();
@@ -203,7 +209,10 @@ fn analyze_text_and_plot() {
     assert!(svg.contains("uniform 1/960"));
     assert!(svg.trim_end().ends_with("</svg>"));
     std::fs::remove_dir_all(&dir).unwrap();
-    let e = fails(&["analyze", "circle", "--plot", "/nonexistent-dir/x.svg"]);
+    let e = fails_with(
+        &["analyze", "circle", "--plot", "/nonexistent-dir/x.svg"],
+        1,
+    );
     assert!(e.contains("cannot write"), "{e}");
 }
 

@@ -308,26 +308,6 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
         vec![
             "perft".into(),
             "3".into(),
-            "--all".into(),
-            "--divide".into(),
-        ],
-        vec![
-            "perft".into(),
-            "3".into(),
-            "--idn".into(),
-            "1".into(),
-            "--threads".into(),
-            "0".into(),
-        ],
-        vec![
-            "perft".into(),
-            "3".into(),
-            "--epd".into(),
-            missing.display().to_string(),
-        ],
-        vec![
-            "perft".into(),
-            "3".into(),
             "--epd".into(),
             bad_suite.display().to_string(),
         ],
@@ -341,4 +321,74 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
     let _ = std::fs::remove_file(&bad_suite);
+    // clap's own usage errors: status 2, its message, usage and help hint.
+    for args in [
+        &["perft", "3", "--idn", "1", "--threads", "0"][..],
+        &["perft", "3", "--idn", "1", "--threads", "257"][..],
+    ] {
+        let out = bin().args(args).output().expect("run binary");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains("--threads") && err.contains("--help"),
+            "{err}"
+        );
+    }
+    // A file that cannot be read is a runtime error: status 1, one line.
+    let out = bin()
+        .args(["perft", "3", "--epd", &missing.display().to_string()])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines().count() == 1 && err.contains("cannot read"),
+        "{err}"
+    );
+}
+
+/// `--divide` over a suite: per position a header, the root moves and the
+/// usual result line; the summary last. README's example runs as written.
+#[test]
+fn cli_divide_works_for_suites() {
+    let out = bin()
+        .args([
+            "perft",
+            "3",
+            "--epd",
+            "perft/chess960_castling.perft",
+            "--divide",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let results: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" nodes ") && l.contains(" expected "))
+        .collect();
+    assert_eq!(results.len(), 23, "{text}");
+    assert!(results.iter().all(|l| l.contains(" ok ")), "{text}");
+    // Each block's move counts add up to its result line's count.
+    let mut sum = 0u64;
+    for line in text.lines() {
+        if let Some((_, n)) = line.split_once(": ") {
+            sum += n.parse::<u64>().expect("count");
+        } else if line.contains(" expected ") {
+            let nodes: u64 = line
+                .split_whitespace()
+                .nth(4)
+                .and_then(|n| n.parse().ok())
+                .expect("nodes");
+            assert_eq!(sum, nodes, "{line}");
+            sum = 0;
+        }
+    }
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("positions 23 checked 23 mismatches 0")),
+        "{text}"
+    );
 }

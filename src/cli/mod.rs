@@ -14,16 +14,23 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The exit statuses, as `--help` states them.
+const EXIT_STATUS_HELP: &str =
+    "Exit status: 0 success; 1 runtime error (a file that cannot be read \
+or written, a perft count that differs from the reference); 2 usage error (an unknown option, a \
+number out of range, a position that is not a start).";
+
 /// Top-level command line. Without a subcommand the program speaks UCI,
 /// because GUIs start engines with no arguments.
 #[derive(Debug, Parser)]
 #[command(
     name = "chess960",
-    version,
     about = "Chess960 UCI engine, start positions and perft",
     long_about = "Chess960 (Fischer Random) UCI engine, provider of the 960 start positions \
                   (Scharnagl numbering 0..959, 518 = RNBQKBNR) and perft tool.\n\
-                  Without a subcommand it speaks UCI on stdin/stdout."
+                  Without a subcommand it speaks UCI on stdin/stdout.",
+    after_help = EXIT_STATUS_HELP,
+    version = crate::VERSION
 )]
 pub struct Cli {
     /// What to do; UCI when omitted.
@@ -60,7 +67,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct FenArgs {
     /// Scharnagl number 0..959 (518 = RNBQKBNR).
-    #[arg(allow_hyphen_values = true)]
+    #[arg(allow_negative_numbers = true)]
     pub number: String,
     /// Write the castling field as Shredder-FEN (`HAha`) instead of X-FEN (`KQkq`).
     #[arg(long)]
@@ -76,7 +83,7 @@ pub struct FenArgs {
 /// `chess960 idn [--scheme S] POSITION`
 #[derive(Debug, Args)]
 pub struct IdnArgs {
-    /// Numbering scheme to print: scharnagl, scharnagl-1 or fritz (give it before POSITION).
+    /// Numbering scheme to print: scharnagl, scharnagl-1 or fritz.
     #[arg(long, default_value = "scharnagl")]
     pub scheme: String,
     /// Print the Double Fischer Random number (white + 960 * black) of a FEN
@@ -84,21 +91,24 @@ pub struct IdnArgs {
     #[arg(long, conflicts_with = "scheme")]
     pub dfrc: bool,
     /// A FEN (4 or 6 fields; may be given unquoted) or an 8-letter back rank.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    #[arg(required = true, num_args = 1..)]
     pub position: Vec<String>,
 }
 
 /// `chess960 show POSITION|N`
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Also write the back rank as an SVG board diagram to this file (give it before POSITION).
+    /// Also write the back rank as an SVG board diagram to this file.
     #[arg(long)]
     pub svg: Option<PathBuf>,
     /// A Double Fischer Random start: a DFRC number, a FEN or two back ranks.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "scheme")]
     pub dfrc: bool,
+    /// Numbering scheme of a number given as POSITION: scharnagl, scharnagl-1 or fritz.
+    #[arg(long, default_value = "scharnagl")]
+    pub scheme: String,
     /// A Scharnagl number, a FEN or an 8-letter back rank.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    #[arg(required = true, num_args = 1..)]
     pub position: Vec<String>,
 }
 
@@ -130,9 +140,10 @@ pub enum OpeningsFormat {
 
 /// `chess960 openings (--all | --count K [--seed S]) [--shredder] [--format epd|pgn] [-o FILE]`
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["all", "count"])))]
 pub struct OpeningsArgs {
     /// All 960 starts in Scharnagl order.
-    #[arg(long, conflicts_with_all = ["count", "seed"], required_unless_present = "count")]
+    #[arg(long, conflicts_with_all = ["count", "seed"])]
     pub all: bool,
     /// K random starts, all distinct when K <= 960 (each run of 960 is a random permutation).
     #[arg(long)]
@@ -146,7 +157,7 @@ pub struct OpeningsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OpeningsFormat::Epd)]
     pub format: OpeningsFormat,
-    /// Output file (stdout when omitted).
+    /// Output file (stdout when omitted or `-`).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
     /// Double Fischer Random starts (with --count; `id "dfrc #N";`).
@@ -157,17 +168,17 @@ pub struct OpeningsArgs {
 /// `chess960 perft DEPTH (--idn N | --fen FEN | --all | --epd FILE) [--divide]`
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// Depth in plies.
-    pub depth: u32,
+    /// Depth in plies (required; after a quoted --fen it may come last).
+    pub depth: Option<u32>,
     /// Start position by Scharnagl number.
     #[arg(long, group = "source")]
     pub idn: Option<String>,
     /// Double Fischer Random start by number (white + 960 * black).
     #[arg(long, group = "source")]
     pub dfrc: Option<String>,
-    /// Any position as FEN (Shredder-FEN, X-FEN or plain).
-    #[arg(long, group = "source", allow_hyphen_values = true)]
-    pub fen: Option<String>,
+    /// Any position as FEN (Shredder-FEN, X-FEN or plain; quoted or not).
+    #[arg(long, group = "source", num_args = 1..=6, value_name = "FEN")]
+    pub fen: Option<Vec<String>>,
     /// All 960 start positions, checked against the reference table where it has the depth.
     #[arg(long, group = "source")]
     pub all: bool,
@@ -177,9 +188,9 @@ pub struct PerftArgs {
     /// One line per root move with its count.
     #[arg(long)]
     pub divide: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads, 1..256 as UCI's Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=crate::uci::options::MAX_THREADS as i64))]
+    pub threads: Option<u16>,
     /// Hash table size in MiB (0: none). Counts are exact either way.
     #[arg(long, value_name = "MB", default_value_t = crate::perft::DEFAULT_HASH_MB)]
     pub hash: usize,
@@ -233,50 +244,48 @@ pub struct AnalyzeArgs {
     pub plot: Option<PathBuf>,
 }
 
-/// An error that ends a CLI command: printed as one line on stderr, exit status 2.
-#[derive(Debug)]
-pub struct CliError(pub String);
+/// An error that ends a CLI command: printed as one line on stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input (a number out of range, a FEN that is not a start, an
+    /// option combination): exit status 2, as for clap's usage errors.
+    #[error("{0}")]
+    Usage(String),
+    /// A file that cannot be read or written: exit status 1.
+    #[error("{0}")]
+    Io(String),
+    /// Standard output was closed by the reader (`| head -1`): the command
+    /// ends quietly with status 0.
+    #[error("standard output closed")]
+    Closed,
+}
 
-impl std::fmt::Display for CliError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl CliError {
+    /// The exit status of this error.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Usage(_) => ExitCode::from(2),
+            CliError::Io(_) => ExitCode::from(1),
+            CliError::Closed => ExitCode::SUCCESS,
+        }
     }
 }
 
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> Self {
-        CliError(format!("i/o error: {e}"))
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            CliError::Closed
+        } else {
+            CliError::Io(format!("i/o error: {e}"))
+        }
     }
 }
 
-/// Report a command-line error from clap. Help and version go to stdout
-/// with status 0 as usual; real errors become one stderr line (clap's first
-/// paragraph, joined) and status 2, the contract scripts rely on.
-fn usage_error(e: &clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        // Nothing sensible is left to do if printing help fails.
-        let _ = e.print();
-        return ExitCode::SUCCESS;
-    }
-    let text = e.to_string();
-    let first: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.is_empty())
-        .collect();
-    let line = first.join(" ");
-    let line = line.strip_prefix("error: ").unwrap_or(&line);
-    eprintln!("error: {line}");
-    ExitCode::from(2)
-}
-
-/// Parse the command line and run it.
+/// Parse the command line and run it. Usage errors are clap's own (the
+/// message, a suggestion for a misspelt option, the usage line, "try
+/// '--help'") with status 2.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => return usage_error(&e),
-    };
+    let cli = Cli::parse();
     let result = match cli.command {
         None | Some(Command::Uci) => crate::uci::run_stdio()
             .map(|()| ExitCode::SUCCESS)
@@ -287,16 +296,16 @@ pub fn main() -> ExitCode {
         Some(Command::Random(a)) => positions::random(&a),
         Some(Command::Openings(a)) => positions::openings(&a),
         Some(Command::Perft(a)) => perft_cmd::perft(&a),
-        Some(Command::Bench(a)) => crate::bench::run_cli(a.depth).map_err(CliError),
+        Some(Command::Bench(a)) => crate::bench::run_cli(a.depth).map_err(CliError::Usage),
         Some(Command::Roll(a)) => procedures_cmd::roll(&a),
         Some(Command::Analyze(a)) => procedures_cmd::analyze(&a),
     };
     match result {
         Ok(code) => code,
-        Err(CliError(msg)) if msg.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            e.exit_code()
         }
     }
 }

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Position};
 
 use super::{CliError, PerftArgs};
 use crate::notation::{parse_fen, shredder_fen};
@@ -50,42 +50,129 @@ enum Source {
 /// Bad depth, number, FEN, option combination or suite file, and failures to
 /// write to stdout, as one-line messages (exit status 2).
 pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
-    if a.depth == 0 || a.depth > MAX_DEPTH {
-        return Err(CliError(format!(
-            "perft depth {} out of range: valid depths are 1..{MAX_DEPTH}",
-            a.depth
+    let (depth, fen) = depth_and_fen(a)?;
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(CliError::Usage(format!(
+            "perft depth {depth} out of range: valid depths are 1..{MAX_DEPTH}"
         )));
     }
-    if a.threads == Some(0) {
-        return Err(CliError("--threads must be at least 1".into()));
-    }
     let config = PerftConfig {
-        threads: a.threads.unwrap_or(0),
+        threads: a.threads.map_or(0, usize::from),
         hash_mb: a.hash,
     };
-    match source(a)? {
+    match source(a, fen.as_deref())? {
         Source::One(pos) => {
             if a.max_nodes.is_some() {
-                return Err(CliError("--max-nodes applies to --all and --epd".into()));
-            }
-            single(&pos, a.depth, a.divide, a.json, &config)
-        }
-        Source::Suite(entries) => {
-            if a.divide {
-                return Err(CliError(
-                    "--divide works with --idn, --dfrc or --fen".into(),
+                return Err(CliError::Usage(
+                    "--max-nodes applies to --all and --epd".into(),
                 ));
             }
+            single(&pos, depth, a.divide, a.json, &config)
+        }
+        Source::Suite(entries) => {
             let jobs: Vec<Job> = entries
                 .iter()
-                .map(|e| Job::from_entry(e, a.depth, a.max_nodes))
+                .map(|e| Job::from_entry(e, depth, a.max_nodes))
                 .collect();
-            run_suite(&jobs, a.depth, a.json, &config)
+            if a.divide {
+                if a.json {
+                    return Err(CliError::Usage(
+                        "--divide with a suite prints text: leave out --json".into(),
+                    ));
+                }
+                return divide_suite(&jobs, &config);
+            }
+            run_suite(&jobs, depth, a.json, &config)
         }
     }
 }
 
-fn source(a: &PerftArgs) -> Result<Source, CliError> {
+/// `--divide` over a suite: for each position in file order, a header
+/// line `<id> depth <d> <fen>`, one `<move>: <count>` line per root move
+/// (sorted, castling king-takes-rook), then its usual result line; the
+/// usual summary line ends the output. Exit status 1 on a mismatch.
+fn divide_suite(jobs: &[Job], config: &PerftConfig) -> Result<ExitCode, CliError> {
+    let engine = Perft::new(config);
+    say_hash(config, &engine);
+    let never = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut out = io::stdout().lock();
+    let (mut checked, mut mismatches, mut nodes) = (0usize, 0usize, 0u64);
+    for job in jobs {
+        let t = Instant::now();
+        let mut lines: Vec<(String, u64)> = engine
+            .divide(&job.position, job.depth, &never)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(m, n)| (m.to_uci(CastlingMode::Chess960).to_string(), n))
+            .collect();
+        lines.sort();
+        let total = if job.depth == 0 {
+            1
+        } else {
+            lines.iter().map(|(_, n)| n).sum()
+        };
+        let r = JobResult {
+            nodes: total,
+            expected: job.expected,
+            elapsed: t.elapsed(),
+        };
+        writeln!(out, "{} depth {} {}", job.id, job.depth, job.fen)?;
+        for (m, n) in &lines {
+            writeln!(out, "{m}: {n}")?;
+        }
+        writeln!(out, "{}", result_line(job, &r))?;
+        checked += usize::from(r.expected.is_some());
+        mismatches += usize::from(r.matches() == Some(false));
+        nodes += total;
+    }
+    let elapsed = start.elapsed();
+    writeln!(
+        out,
+        "positions {} checked {checked} mismatches {mismatches} nodes {nodes} time {:.3} s nodes/s {:.0} threads {}",
+        jobs.len(),
+        elapsed.as_secs_f64(),
+        rate(nodes, elapsed),
+        engine.threads()
+    )?;
+    out.flush()?;
+    Ok(if mismatches > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn depth_and_fen(a: &PerftArgs) -> Result<(u32, Option<String>), CliError> {
+    let mut words: Vec<&str> = a
+        .fen
+        .iter()
+        .flatten()
+        .flat_map(|w| w.split_whitespace())
+        .collect();
+    let depth = match a.depth {
+        Some(d) => d,
+        None => {
+            let last = words.pop().filter(|_| a.fen.is_some());
+            match last.map(|w| (w, w.parse::<u32>())) {
+                Some((_, Ok(d))) => d,
+                Some((w, Err(_))) => {
+                    return Err(CliError::Usage(format!(
+                        "perft needs a DEPTH: '{w}' is not one (e.g. chess960 perft 5 --idn 518)"
+                    )))
+                }
+                None => {
+                    return Err(CliError::Usage(
+                        "perft needs a DEPTH (e.g. chess960 perft 5 --idn 518)".into(),
+                    ))
+                }
+            }
+        }
+    };
+    Ok((depth, a.fen.as_ref().map(|_| words.join(" "))))
+}
+
+fn source(a: &PerftArgs, fen: Option<&str>) -> Result<Source, CliError> {
     if let Some(n) = &a.idn {
         let pos = startpos::parse_number(n).and_then(startpos::position)?;
         return Ok(Source::One(pos));
@@ -94,22 +181,22 @@ fn source(a: &PerftArgs) -> Result<Source, CliError> {
         let pos = startpos::parse_dfrc_number(n).and_then(startpos::dfrc_position)?;
         return Ok(Source::One(pos));
     }
-    if let Some(fen) = &a.fen {
+    if let Some(fen) = fen {
         return parse_fen(fen)
             .map(Source::One)
-            .map_err(|e| CliError(e.to_string()));
+            .map_err(|e| CliError::Usage(e.to_string()));
     }
     if a.all {
         return all_starts().map(Source::Suite);
     }
     if let Some(path) = &a.epd {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))?;
         let entries =
-            suite::parse(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            suite::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
         return Ok(Source::Suite(entries));
     }
-    Err(CliError(
+    Err(CliError::Usage(
         "perft needs a position: --idn N, --dfrc N, --fen FEN, --all or --epd FILE".into(),
     ))
 }
@@ -119,16 +206,16 @@ fn source(a: &PerftArgs) -> Result<Source, CliError> {
 /// as count mismatches.
 fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
     let table = suite::startpos_table()
-        .map_err(|e| CliError(format!("built-in start position table: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("built-in start position table: {e}")))?;
     let by_number: BTreeMap<&str, &SuiteEntry> = table.iter().map(|e| (e.id.as_str(), e)).collect();
     (0..startpos::COUNT)
         .map(|n| {
-            let position = startpos::position(n).map_err(|e| CliError(e.to_string()))?;
+            let position = startpos::position(n).map_err(|e| CliError::Usage(e.to_string()))?;
             let key = n.to_string();
             let expected = by_number
                 .get(key.as_str())
                 .map(|e| e.expected.clone())
-                .ok_or_else(|| CliError(format!("built-in table has no row {n}")))?;
+                .ok_or_else(|| CliError::Usage(format!("built-in table has no row {n}")))?;
             Ok(SuiteEntry {
                 id: key,
                 fen: shredder_fen(&position),
@@ -178,22 +265,24 @@ fn single(
     config: &PerftConfig,
 ) -> Result<ExitCode, CliError> {
     let engine = Perft::new(config);
+    say_hash(config, &engine);
     let never = AtomicBool::new(false);
+    warn_if_long(&engine, pos, depth);
     let start = Instant::now();
+    let counts = count_by_root_move(&engine, pos, depth, &never);
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        counts.iter().map(|(_, n)| n).sum()
+    };
     let lines: Option<Vec<(String, u64)>> = divide.then(|| {
-        let mut lines: Vec<(String, u64)> = engine
-            .divide(pos, depth, &never)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(m, n)| (m.to_uci(CastlingMode::Chess960).to_string(), n))
+        let mut lines: Vec<(String, u64)> = counts
+            .iter()
+            .map(|(m, n)| (m.to_uci(CastlingMode::Chess960).to_string(), *n))
             .collect();
         lines.sort();
         lines
     });
-    let total = match &lines {
-        Some(lines) => lines.iter().map(|(_, n)| n).sum(),
-        None => engine.count(pos, depth, &never).unwrap_or(0),
-    };
     let elapsed = start.elapsed();
     let mut out = io::stdout().lock();
     if json {
@@ -204,7 +293,7 @@ fn single(
             seconds: elapsed.as_secs_f64(),
             nodes_per_second: rate(total, elapsed),
             threads: engine.threads(),
-            hash_mb: config.hash_mb,
+            hash_mb: hash_mb(&engine),
             divide: lines.as_ref().map(|l| {
                 l.iter()
                     .map(|(m, n)| DivideLine { uci: m, nodes: *n })
@@ -219,19 +308,146 @@ fn single(
         writeln!(out, "Nodes searched: {total}")?;
         out.flush()?;
         eprintln!(
-            "info: depth {depth}, {total} nodes, {:.3} s, {:.0} nodes/s, {} threads, hash {} MiB",
+            "info: depth {depth}, {total} nodes, {:.3} s, {:.0} nodes/s, {}, hash {}",
             elapsed.as_secs_f64(),
             rate(total, elapsed),
-            engine.threads(),
-            config.hash_mb
+            threads_text(engine.threads()),
+            hash_text(&engine)
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// `1 thread`, `2 threads`.
+fn threads_text(n: usize) -> String {
+    format!("{n} thread{}", if n == 1 { "" } else { "s" })
+}
+
+/// The table's size in MiB as allocated (0 without one).
+fn hash_mb(engine: &Perft) -> usize {
+    engine.hash_bytes() >> 20
+}
+
+/// `64 MiB`, or `none` when counting without a table.
+fn hash_text(engine: &Perft) -> String {
+    match hash_mb(engine) {
+        0 => "none".into(),
+        mb => format!("{mb} MiB"),
+    }
+}
+
+/// Say plainly on stderr when the table asked for could not be had.
+fn say_hash(config: &PerftConfig, engine: &Perft) {
+    if config.hash_mb > 0 && engine.hash_bytes() == 0 {
+        eprintln!(
+            "hash: none, could not allocate {} MiB; counting without a table (counts are exact either way)",
+            config.hash_mb
+        );
+    }
+}
+
+/// The leaves below each root move, counted one root move after another
+/// (each with all the engine's threads) so that a progress bar can follow
+/// a single deep position: one step per root move.
+fn count_by_root_move(
+    engine: &Perft,
+    pos: &Chess,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Vec<(shakmaty::Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let moves = pos.legal_moves();
+    let bar = ProgressBar::with_draw_target(Some(moves.len() as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "[{elapsed_precise}] {wide_bar} {pos}/{len} root moves, {msg}, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(250));
+    let start = Instant::now();
+    let mut nodes = 0u64;
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let n = engine.count(&child, depth - 1, stop).unwrap_or(0);
+        nodes += n;
+        out.push((m, n));
+        bar.set_message(format!("{:.0} nodes/s", rate(nodes, start.elapsed())));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    out
+}
+
+/// Runs longer than this get a warning with an estimate first.
+const LONG_RUN: Duration = Duration::from_secs(60);
+/// Time spent on shallow counts to estimate a deep one.
+const PROBE_TIME: Duration = Duration::from_millis(300);
+
+/// Warn on stderr, with an estimate, when counting `pos` to `depth` will
+/// likely take more than [`LONG_RUN`]: the counts of shallower depths
+/// (while they take under [`PROBE_TIME`]) give the branching factor and
+/// the speed; the estimate extrapolates both.
+fn warn_if_long(engine: &Perft, pos: &Chess, depth: u32) {
+    let never = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut last = (0u32, 1u64);
+    let mut before = 1u64;
+    for d in 1..depth {
+        let Some(n) = engine.count(pos, d, &never) else {
+            return;
+        };
+        before = last.1;
+        last = (d, n);
+        if start.elapsed() > PROBE_TIME {
+            break;
+        }
+    }
+    let (d, n) = last;
+    if d + 1 >= depth || n == 0 {
+        return;
+    }
+    let branching = (n as f64 / before.max(1) as f64).max(1.0);
+    let nodes = n as f64 * branching.powi((depth - d) as i32);
+    let speed = rate(n, start.elapsed()).max(1.0);
+    let seconds = nodes / speed;
+    if seconds > LONG_RUN.as_secs_f64() {
+        eprintln!(
+            "warning: perft {depth} will count about {nodes:.1e} nodes; at about {speed:.1e} nodes/s \
+             that takes about {} (Ctrl-C stops it)",
+            human_duration(seconds)
+        );
+    }
+}
+
+/// `3 minutes`, `5.2 hours`, `4.1e9 years`.
+fn human_duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86_400.0, "years"),
+        (86_400.0, "days"),
+        (3_600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "seconds"),
+    ];
+    for (size, name) in UNITS {
+        if seconds >= size {
+            let v = seconds / size;
+            return if v >= 1e4 {
+                format!("{v:.1e} {name}")
+            } else {
+                format!("{v:.1} {name}")
+            };
+        }
+    }
+    format!("{seconds:.1} seconds")
+}
+
 fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
     serde_json::to_writer_pretty(&mut *out, value)
-        .map_err(|e| CliError(format!("writing JSON: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("writing JSON: {e}")))?;
     writeln!(out)?;
     out.flush()?;
     Ok(())
@@ -379,7 +595,7 @@ fn run_suite(
         return Err(e.into());
     }
     let Some((results, summary)) = outcome else {
-        return Err(CliError("perft suite interrupted".into()));
+        return Err(CliError::Usage("perft suite interrupted".into()));
     };
     let mut out = io::stdout().lock();
     if json {

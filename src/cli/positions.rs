@@ -17,13 +17,16 @@ use crate::startpos::{self, CastlingNotation, Numbered, StartError};
 
 impl From<StartError> for CliError {
     fn from(e: StartError) -> Self {
-        CliError(e.to_string())
+        CliError::Usage(e.to_string())
     }
 }
 
 impl From<OpeningsError> for CliError {
     fn from(e: OpeningsError) -> Self {
-        CliError(e.to_string())
+        match e {
+            OpeningsError::Io(io) => io.into(),
+            OpeningsError::Start(start) => start.into(),
+        }
     }
 }
 
@@ -38,13 +41,27 @@ fn notation(shredder: bool) -> CastlingNotation {
 /// `--count` must name at least one position.
 fn check_count(count: u64) -> Result<(), CliError> {
     if count == 0 {
-        return Err(CliError("--count must be at least 1".into()));
+        return Err(CliError::Usage("--count must be at least 1".into()));
     }
     Ok(())
 }
 
 fn parse_scheme(text: &str) -> Result<Scheme, CliError> {
-    text.parse::<Scheme>().map_err(|e| CliError(e.to_string()))
+    text.parse::<Scheme>()
+        .map_err(|e| CliError::Usage(e.to_string()))
+}
+
+/// The Scharnagl number of `text`, a number in the scheme named `scheme`.
+fn scheme_number(text: &str, scheme: &str) -> Result<u32, CliError> {
+    let scheme = parse_scheme(scheme)?;
+    if scheme == Scheme::Scharnagl {
+        return Ok(startpos::parse_number(text)?);
+    }
+    let k: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| CliError::Usage(format!("'{text}' is not a number in the {scheme} scheme")))?;
+    numbering::from_scheme(k, scheme).map_err(|e| CliError::Usage(e.to_string()))
 }
 
 /// `chess960 fen N [--shredder]`: the FEN of start N on one line.
@@ -56,18 +73,7 @@ pub fn fen(a: &FenArgs) -> Result<ExitCode, CliError> {
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let scheme = parse_scheme(&a.scheme)?;
-    let n = if scheme == Scheme::Scharnagl {
-        startpos::parse_number(&a.number)?
-    } else {
-        let k: i64 = a.number.trim().parse().map_err(|_| {
-            CliError(format!(
-                "'{}' is not a number in the {scheme} scheme",
-                a.number
-            ))
-        })?;
-        numbering::from_scheme(k, scheme).map_err(|e| CliError(e.to_string()))?
-    };
+    let n = scheme_number(&a.number, &a.scheme)?;
     let mut out = io::stdout().lock();
     writeln!(out, "{}", startpos::fen(n, notation(a.shredder))?)?;
     out.flush()?;
@@ -82,7 +88,7 @@ pub fn idn(a: &IdnArgs) -> Result<ExitCode, CliError> {
     } else {
         let scheme = parse_scheme(&a.scheme)?;
         let n = startpos::parse(&text)?;
-        numbering::to_scheme(n, scheme).map_err(|e| CliError(e.to_string()))?
+        numbering::to_scheme(n, scheme).map_err(|e| CliError::Usage(e.to_string()))?
     };
     let mut out = io::stdout().lock();
     writeln!(out, "{n}")?;
@@ -105,7 +111,7 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
             let start = crate::backrank::DfrcStart::from_index(n)
                 .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
             std::fs::write(path, crate::procedures::svg::board(&start.white))
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
         }
         let mut out = BufWriter::new(io::stdout().lock());
         out.write_all(describe_dfrc(n)?.as_bytes())?;
@@ -113,14 +119,14 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let n = if number {
-        startpos::parse_number(t)?
+        scheme_number(t, &a.scheme)?
     } else {
         startpos::parse(t)?
     };
     if let Some(path) = &a.svg {
-        let rank = crate::numbering::back_rank(n).map_err(|e| CliError(e.to_string()))?;
+        let rank = crate::numbering::back_rank(n).map_err(|e| CliError::Usage(e.to_string()))?;
         std::fs::write(path, crate::procedures::svg::board(&rank))
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
     }
     let mut out = BufWriter::new(io::stdout().lock());
     out.write_all(describe(n)?.as_bytes())?;
@@ -216,21 +222,22 @@ pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
             check_count(k)?;
             Box::new(openings::random_starts(startpos::rng(a.seed), k).map(Numbered::Chess960))
         }
-        (false, None) => return Err(CliError("give --all or --count K".into())),
+        (false, None) => return Err(CliError::Usage("give --all or --count K".into())),
     };
     let format = match a.format {
         OpeningsFormat::Epd => Format::Epd,
         OpeningsFormat::Pgn => Format::Pgn,
     };
     let style = notation(a.shredder);
-    match &a.output {
+    // `-o -` is standard output, as for most Unix tools.
+    match a.output.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(path) => {
             let file = File::create(path)
-                .map_err(|e| CliError(format!("cannot create '{}': {e}", path.display())))?;
+                .map_err(|e| CliError::Io(format!("cannot create '{}': {e}", path.display())))?;
             let mut out = BufWriter::new(file);
             openings::write(&mut out, numbers, format, style).map_err(|e| match e {
                 OpeningsError::Io(io) => {
-                    CliError(format!("cannot write '{}': {io}", path.display()))
+                    CliError::Io(format!("cannot write '{}': {io}", path.display()))
                 }
                 other => other.into(),
             })?;

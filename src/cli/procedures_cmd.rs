@@ -15,12 +15,14 @@ use crate::procedures::analysis::{frac, frac_short, summarize, to_f64, Summary};
 use crate::procedures::{svg, EventKind, Method, Replay, Status};
 
 fn method(name: &str) -> Result<Method, CliError> {
-    name.parse::<Method>().map_err(|e| CliError(e.to_string()))
+    name.parse::<Method>()
+        .map_err(|e| CliError::Usage(e.to_string()))
 }
 
 /// X-FEN of a back rank's start position.
 fn fen_of(rank: &BackRank) -> Result<String, CliError> {
-    let pos = crate::startpos::position(rank.scharnagl()).map_err(|e| CliError(e.to_string()))?;
+    let pos =
+        crate::startpos::position(rank.scharnagl()).map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(crate::notation::xfen(&pos))
 }
 
@@ -133,7 +135,7 @@ pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
     } else {
         let r = m
             .replay(&a.outcomes)
-            .map_err(|e| CliError(format!("{}: {e}", m.name())))?;
+            .map_err(|e| CliError::Usage(format!("{}: {e}", m.name())))?;
         print_replay(m, &r, false, a.json)?;
     }
     Ok(ExitCode::SUCCESS)
@@ -277,7 +279,9 @@ fn table_text(all: &[Summary]) -> String {
 pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
     if a.method.trim().eq_ignore_ascii_case("all") {
         if a.plot.is_some() {
-            return Err(CliError("--plot needs a single method, not 'all'".into()));
+            return Err(CliError::Usage(
+                "--plot needs a single method, not 'all'".into(),
+            ));
         }
         let all: Vec<Summary> = Method::ALL.iter().map(|&m| summarize(m)).collect();
         if a.json {
@@ -292,7 +296,7 @@ pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
     let s = summarize(m);
     if let Some(path) = &a.plot {
         fs::write(path, svg::chart(&s))
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
     }
     if a.json {
         println!("{}", summary_json(&s, true));

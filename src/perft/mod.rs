@@ -100,7 +100,8 @@ impl Perft {
         };
         let table = Table::new(config.hash_mb);
         if table.is_none() && config.hash_mb > 0 {
-            log::warn!(
+            // The CLI says so in its own words; the log keeps a trace.
+            log::debug!(
                 "perft: cannot allocate {} MiB; counting without a table",
                 config.hash_mb
             );

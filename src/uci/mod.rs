@@ -27,7 +27,13 @@ use options::{Change, Options};
 use output::Output;
 
 /// Engine name sent on `uci`.
-pub const NAME: &str = concat!("chess960 ", env!("CARGO_PKG_VERSION"));
+pub const NAME: &str = concat!(
+    "chess960 ",
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("CHESS960_COMMIT"),
+    ")"
+);
 /// Author sent on `uci`.
 pub const AUTHOR: &str = "the chess960 developers";
 /// The first line written, for a person who started the engine in a
