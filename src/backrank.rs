@@ -127,7 +127,7 @@ fn files_of(roles: &[Role; 8], role: Role) -> Vec<usize> {
 
 /// Whether file `f` of the first rank is a dark square (a1, c1, e1, g1).
 pub fn is_dark(f: usize) -> bool {
-    f % 2 == 0
+    f.is_multiple_of(2)
 }
 
 /// The piece counts of `roles` that differ from a start's, e.g.

@@ -1,12 +1,25 @@
 //! # chess960
 //!
-//! A Chess960 (Fischer Random) toolkit built on [`shakmaty`]'s move generation:
+//! A Chess960 (Fischer Random) toolkit built on [`shakmaty`]'s move
+//! generation. The modules, one concept each (docs/architecture.md has the
+//! map and the flows):
 //!
-//! * a UCI engine ([`uci`]) that speaks Chess960 to GUIs and match runners,
-//! * the 960 start positions ([`startpos`]): Scharnagl numbering both ways,
-//!   validation of user input, X-FEN and Shredder-FEN writers, random starts,
-//! * openings files for match runners ([`openings`]),
-//! * perft, the move-generation proof over all 960 starts ([`perft`]).
+//! * [`backrank`]: the one model of a back rank, its rules and Scharnagl's
+//!   numbering; a Double Fischer Random start is two of them;
+//! * [`startpos`]: start positions, reading what people type, random draws;
+//! * [`numbering`]: the other numbering schemes (scharnagl-1, Fritz 9);
+//! * [`notation`]: FEN in and out, UCI move text, the board diagram;
+//! * [`openings`]: EPD and PGN openings files for match runners;
+//! * [`procedures`]: dice, coins and cards at a club table, and their exact
+//!   fairness;
+//! * [`perft`]: leaf counting, the proof of the move generator;
+//! * [`eval`]: the static evaluation (hand-made terms and a small network);
+//! * [`search`]: the alpha-beta search and its time allocation;
+//! * [`strength`]: the levels of `UCI_LimitStrength`;
+//! * [`engine`]: the facade the UCI layer talks to;
+//! * [`uci`]: the protocol (parser, options, output, session);
+//! * [`cli`]: the command line;
+//! * [`mod@bench`]: the deterministic search signature.
 //!
 //! Castling is never rewritten by hand: shakmaty's `CastlingMode::Chess960`
 //! owns the rules, this crate only converts notation at the edges.

@@ -2,7 +2,7 @@
 //!
 //! A Chess960 start position is fully described by White's back rank (Black
 //! mirrors it, pawns are fixed), so this module numbers
-//! [`BackRank`](crate::backrank::BackRank)s. Three numbering schemes are in
+//! back ranks ([`BackRank`]). Three numbering schemes are in
 //! use at clubs ("Chess960 Enumbering Scheme"):
 //!
 //! * `scharnagl` — 0..959, Reinhard Scharnagl's scheme, 518 = RNBQKBNR. It is
@@ -15,7 +15,7 @@
 //!   two knights among the six remaining squares, then the queen among the
 //!   four left: `fritz = 1 + bishops + 16 * knights + 240 * queen`, where the
 //!   15 knight patterns are listed "alphabetically with `-` last" (`NN----`,
-//!   `N-N---`, …, `----NN`). The seed's table lost its hyphens; this rule is
+//!   `N-N---`, …, `----NN`). The source's table lost its hyphens; this rule is
 //!   rebuilt from its text and checked against every entry that survived
 //!   (tests/procedures.rs).
 //!
@@ -283,7 +283,7 @@ pub fn from_scheme(number: i64, scheme: Scheme) -> Result<u32, NumberingError> {
     })
 }
 
-/// The NQ-skeleton of a back rank as the seed prints it: bishops skipped,
+/// The NQ-skeleton of a back rank as the source prints it: bishops skipped,
 /// king and rooks written as `-` (e.g. `-NQ-N-` for RNBQKBNR).
 pub fn nq_skeleton(rank: &BackRank) -> String {
     without_bishops(&rank.roles())

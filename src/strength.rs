@@ -28,12 +28,12 @@ pub const ELO_MAX: i64 = 2600;
 pub const ELO_DEFAULT: i64 = 2000;
 
 /// The level at which [`FULL_NODES`] are searched per move.
-const FULL_NODES_ELO: f64 = 2600.0;
+pub const FULL_NODES_ELO: f64 = 2600.0;
 /// Nodes per move at [`FULL_NODES_ELO`]: about what a 5+0.05 game gives
 /// the full engine per move on one core.
-const FULL_NODES: f64 = 200_000.0;
+pub const FULL_NODES: f64 = 200_000.0;
 /// Elo lost per halving of the node budget.
-const ELO_PER_DOUBLING: f64 = 160.0;
+pub const ELO_PER_DOUBLING: f64 = 160.0;
 /// Never fewer nodes than this: the search must finish a few iterations
 /// so that the candidates' scores mean something.
 const MIN_NODES: u64 = 64;

@@ -467,7 +467,7 @@ fn closed_pipe_does_not_panic() {
 
 #[test]
 fn numbering_schemes_on_fen_idn_and_show() {
-    // Fritz 9 numbers the classical position 359 (seed 000); scharnagl-1 writes 0 as 960.
+    // Fritz 9 numbers the classical position 359 (the Chess960 starting-position survey); scharnagl-1 writes 0 as 960.
     assert_eq!(
         ok(&["fen", "--scheme", "fritz", "359"]).trim(),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -47,7 +47,7 @@ fn files_of(r: &BackRank, role: Role) -> Vec<usize> {
 #[test]
 fn scharnagl_arithmetic_agrees_with_shakmaty_on_all_960() {
     // BackRank::from_scharnagl reads shakmaty's Board::chess960; scharnagl()
-    // is this crate's own implementation of the seed's formula.
+    // is this crate's own implementation of the source's formula.
     for n in 0..960 {
         assert_eq!(BackRank::from_scharnagl(n).unwrap().scharnagl(), n);
     }
@@ -56,7 +56,7 @@ fn scharnagl_arithmetic_agrees_with_shakmaty_on_all_960() {
 #[test]
 fn scharnagl_known_positions() {
     // Independent published values (Rosetta Code task "Find Chess960 starting
-    // position identifier"; seed 000 for 518).
+    // position identifier"; the Chess960 starting-position survey for 518).
     assert_eq!(rank("QNRBBNKR").scharnagl(), 105);
     assert_eq!(rank("RNBQKBNR").scharnagl(), 518);
     assert_eq!(rank("RQNBBKRN").scharnagl(), 601);
@@ -78,7 +78,7 @@ fn seed000_worked_example_518() {
     assert_eq!(nq_skeleton(&std).find('Q'), Some(2));
 }
 
-/// Scharnagl's NQ-skeleton table as seed 000 printed it (hyphens lost):
+/// Scharnagl's NQ-skeleton table as the Chess960 starting-position survey printed it (hyphens lost):
 /// number M and the skeleton of the position M (bishops on a1, b1).
 const SCHARNAGL_TABLE: &str = "
 0 QNN 192 QNN 384 QNN 576 QNN 768 QNN
@@ -94,7 +94,7 @@ const SCHARNAGL_TABLE: &str = "
 160 NNQ 352 NQN 544 NNQ 736 NNQ 928 NQN
 176 NNQ 368 NNQ 560 NNQ 752 NNQ 944 NNQ";
 
-/// Fritz 9's NQ-skeleton table as seed 000 printed it.
+/// Fritz 9's NQ-skeleton table as the Chess960 starting-position survey printed it.
 const FRITZ_TABLE: &str = "
 1 NNQ 241 NNQ 481 NNQ 721 NNQ
 17 NQN 257 NNQ 497 NNQ 737 NNQ
@@ -329,7 +329,7 @@ fn optimal_die_bound_of_seed000() {
     // "an optimal procedure would use on average somewhere between 4 and 4.45
     // die rolls": the least possible average for a fair d6 and 960 equally
     // likely outcomes is exactly 1736/405 = 4.2864 (Knuth–Yao), inside the
-    // seed's bracket. 4 is a true floor: 6^3 = 216 < 960, so every uniform
+    // source's bracket. 4 is a true floor: 6^3 = 216 < 960, so every uniform
     // procedure needs at least four rolls on every path. (The entropy
     // log6 960 = 3.83 is below that floor and not reachable.)
     let opt = optimal_expected_throws(960, 6);
@@ -346,7 +346,7 @@ fn optimal_die_bound_of_seed000() {
 
 #[test]
 fn rovida_reconstruction_rules_and_figures() {
-    // The rule the seed kept: 1, 2, 3 or 6 possible spaces per piece.
+    // The rule the source kept: 1, 2, 3 or 6 possible spaces per piece.
     let counts: Vec<usize> = rovida::space_counts().into_iter().collect();
     assert_eq!(counts, vec![1, 2, 3, 6]);
     // "uses fewer die rolls (5-6)": fewer than 6.7, yes; but any order that
@@ -444,7 +444,7 @@ fn coffin_bag_half_probability_for_paired_bishops() {
     }
     assert_eq!(paired, 4 * 60);
     assert_eq!(s.expected, q(8, 1));
-    // The corrections as the seed words them.
+    // The corrections as the source words them.
     let r = replay_done(Method::CoffinBag, "BRBNKQNR");
     // Bishops a1, c1 (dark): swap a1-b1 -> R B B N K Q N R; king between rooks.
     assert_eq!(r.to_string(), "RBBNKQNR");
@@ -640,7 +640,7 @@ fn ten_flips_seed001() {
     for a in 0..1024u32 {
         assert_eq!(a >= 960, a >> 6 == 0b1111, "{a}");
     }
-    // The seed's decoding is Scharnagl's numbering.
+    // The source's decoding is Scharnagl's numbering.
     for a in 0..960 {
         assert_eq!(ten_flips::decode(a), BackRank::from_scharnagl(a).unwrap());
     }
@@ -663,7 +663,7 @@ fn ten_flips_seed001() {
     assert_eq!(s.restart, q(1, 16));
     assert_eq!(s.expected, q(32, 3));
     // Stopping after four heads would average 154/15, the least possible for
-    // a fair coin (the seed's literal wording flips all ten).
+    // a fair coin (the source's literal wording flips all ten).
     assert_eq!(optimal_expected_throws(960, 2), q(154, 15));
     assert_eq!(
         (q(15, 16) * q(10, 1) + q(1, 16) * q(4, 1)) / q(15, 16),
@@ -698,7 +698,7 @@ fn boulina_seed003() {
     assert_eq!(s.expected, q(5, 1));
     assert_eq!(Method::Boulina.action_range(), (5, 5));
     assert!(s.restart.is_zero());
-    // The seed's example: 5 and 6, then 2, 1, 8 -> queen b1, knights a1, h1.
+    // The source's example: 5 and 6, then 2, 1, 8 -> queen b1, knights a1, h1.
     assert_eq!(
         replay_done(Method::Boulina, "5 6 2 1 8").to_string(),
         "NQRKBBRN"
@@ -972,7 +972,7 @@ fn order_search(
 #[test]
 fn rovida_rule_admits_only_one_family_of_orders() {
     // Every way of naming and ordering the eight placements so that each one
-    // has 1, 2, 3 or 6 possible spaces in every case (the seed's rule for
+    // has 1, 2, 3 or 6 possible spaces in every case (the source's rule for
     // Rovida's method) starts king, short-side rook, queen, bishop of the
     // king's colour, then a knight named by its side, and needs 4 to 7 rolls.
     // Our order is one of them.
@@ -988,7 +988,7 @@ fn rovida_rule_admits_only_one_family_of_orders() {
     );
     assert!(!found.is_empty());
     for (order, least, most) in &found {
-        // Every such order needs 4 to 7 rolls — never the seed's "5-6".
+        // Every such order needs 4 to 7 rolls — never the source's "5-6".
         assert_eq!((*least, *most), (4, 7), "{order:?}");
         assert_eq!(
             order[..4],

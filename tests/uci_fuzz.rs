@@ -1,4 +1,4 @@
-//! End-to-end fuzzing of the real binary (issue 5): tens of thousands of
+//! End-to-end fuzzing of the real binary: tens of thousands of
 //! random and mutated lines through stdin, then the engine must still answer
 //! `isready` and play a legal move.
 //!
@@ -621,7 +621,7 @@ fn fuzz(lines: u64, seed: u64) -> Stats {
             run.send(&l);
         }
         sent += 1;
-        if sent % 250 == 0 {
+        if sent.is_multiple_of(250) {
             run.sync();
             run.drain();
         }

@@ -1,4 +1,4 @@
-//! Property tests of everything that reads GUI input (issue 5).
+//! Property tests of everything that reads GUI input.
 //!
 //! * The pure parser (`uci::command::parse_line`) is total on any string or
 //!   byte sequence, reads every valid command exactly, and refuses a valid

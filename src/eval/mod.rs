@@ -1,5 +1,12 @@
-//! Static evaluation: tapered material and piece-square values plus a few
-//! terms that matter in Chess960.
+//! Static evaluation, in two layers that the search adds up:
+//!
+//! * **the hand-made evaluation** (this module, [`params`], [`weights`]):
+//!   tapered material and piece-square values plus the terms that matter
+//!   in Chess960, linear in fitted weights;
+//! * **the network** ([`nnue`], weights in `net.bin`): a small
+//!   (768->128)x2->1 network trained as a correction to the hand-made
+//!   score, its first layer updated incrementally as moves are made;
+//!   [`nnue::evaluate`] is the sum the search uses.
 //!
 //! Scores are centipawns from the point of view of the side to move, which
 //! is what negamax wants.
@@ -9,7 +16,7 @@
 //! PeSTO material values, adds a weight from [`weights::WEIGHTS`] once per
 //! occurrence of its feature (see [`params`]). One feature walk, generic
 //! over a `Sink`, serves both [`evaluate`] (which adds the weights) and
-//! [`trace`] (which records the counts, for the tuner in `src/bin/tune`),
+//! [`trace`] (which records the counts, for the tuner in `tools/tune`),
 //! so the two cannot drift apart. The weights are fitted to Chess960
 //! positions by `tools/tune` (Texel's method; see its README).
 

@@ -134,7 +134,7 @@ pub enum NetError {
 }
 
 impl Network {
-    /// Reads a network file (the format [`Network::to_bytes`] writes).
+    /// Reads a network file (the format `tune nnue` writes).
     ///
     /// # Errors
     /// [`NetError`] if the magic, the hidden size or the length is wrong.

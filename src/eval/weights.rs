@@ -9,7 +9,7 @@
 //! parameters seen in fewer than 200 positions left as they were.
 //! MSE train 0.037780 -> 0.037081, validation 0.037555 -> 0.037157.
 //!
-//! Exception (session 5): the rows `outpost_knight` .. `safe_check` were added
+//! Exception (third tuning run): the rows `outpost_knight` .. `safe_check` were added
 //! afterwards with hand-set values. Refitting everything with them (same data
 //! and command) lowered the training error (0.036886 -> 0.036654) but raised
 //! the validation error (0.036971 -> 0.037034) and played worse than these

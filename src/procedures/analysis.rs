@@ -1,5 +1,5 @@
 //! Fairness figures from an exact distribution, and the optimal-procedure
-//! bound the seeds quote for a die ("between 4 and 4.45 die rolls").
+//! bound the sources quote for a die ("between 4 and 4.45 die rolls").
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,5 @@
-//! Hans Bodlaender's one-die procedure (seed 000; the tables of seed 004; the
-//! club rules of seed 002 are the same procedure in words).
+//! Hans Bodlaender's one-die procedure (the Chess960 starting-position survey; the tables of the Chess Variant Pages procedure; the
+//! club rules of Modbury Chess Club rules are the same procedure in words).
 //!
 //! 1. Dark-squared bishop: 1–4 = a1, c1, e1, g1; 5 or 6 = roll again.
 //! 2. Light-squared bishop: 1–4 = b1, d1, f1, h1; 5 or 6 = roll again.
@@ -31,7 +31,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-BODLAENDER'S DIE — one six-sided die (seeds 000, 002, 004)
+BODLAENDER'S DIE — one six-sided die (the survey, the Modbury Chess Club rules, the Chess Variant Pages procedure)
 Place White's pieces; Black mirrors them, pawns as usual.
 Count empty squares from the a-side (White's left), skipping filled ones.
 

@@ -1,4 +1,4 @@
-//! The BOU.LI.NA. eight-card method (seed 003; Boussios, Likartsis,
+//! The BOU.LI.NA. eight-card method (the BOU.LI.NA. text; Boussios, Likartsis,
 //! Navrozidis).
 //!
 //! Eight cards 1–8 in two stacks, odds (1 3 5 7) and evens (2 4 6 8); card n
@@ -6,12 +6,12 @@
 //! 1. Pick one card from each stack: the two bishops (odd files are dark,
 //!    even files light, so they always differ in colour).
 //! 2. Shuffle the other six and draw three: the queen, then the two knights
-//!    (the seed's example draws 2, 1, 8 "in this order" onto b1, a1, h1 with
+//!    (the source's example draws 2, 1, 8 "in this order" onto b1, a1, h1 with
 //!    the queen on b1; we read the first card as the queen).
 //! 3. Rook, king, rook on the three squares left.
 //!
 //! 16 bishop pairs × 6·5·4 ordered draws, two per knight pair: uniform, 5
-//! cards, no repetition — the seed's three objectives.
+//! cards, no repetition — the source's three objectives.
 
 use shakmaty::Role;
 
@@ -36,7 +36,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-BOU.LI.NA. — eight cards numbered 1 to 8 (seed 003)
+BOU.LI.NA. — eight cards numbered 1 to 8 (the BOU.LI.NA. text)
 Card n stands for square n of White's back rank: 1=a1 2=b1 ... 8=h1.
  1. Make two stacks: odd cards 1 3 5 7 and even cards 2 4 6 8.
     Pick one card from each stack: the bishops go on those squares.

@@ -1,4 +1,4 @@
-//! The circle squashed into a line (seed 000).
+//! The circle squashed into a line (the Chess960 starting-position survey).
 //!
 //! "Gather the eight pieces into a circle on the table, then squash the
 //! circle flat into a line. If the bishops would be on the same colour, gather
@@ -12,7 +12,7 @@
 //! them have the bishops on opposite colours, so an attempt succeeds with
 //! probability 4/7 and takes 7/4 attempts on average. The king fix maps
 //! exactly three lines (KRR, RKR, RRK on the same squares) to each
-//! position, so the result is uniform, as the seed says.
+//! position, so the result is uniform, as the source says.
 
 use super::framework::{Effect, Outcome, Procedure, Request, Status};
 use super::rank::{bishops_opposite, distinct_rows, king_between_rooks, parse_row, row_text};
@@ -31,7 +31,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-THE CIRCLE — the eight white pieces and a table (seed 000)
+THE CIRCLE — the eight white pieces and a table (the Chess960 starting-position survey)
  1. Gather the eight pieces into a circle on the table, mixed up.
  2. Squash the circle flat into a line along White's back rank, a1 to h1.
  3. If the two bishops stand on squares of the same colour, gather the

@@ -1,4 +1,4 @@
-//! David J. Coffin's bag of pieces (seeds 000 and 004, full text in 004).
+//! David J. Coffin's bag of pieces (the survey and the Chess Variant Pages procedure, full text in the latter).
 //!
 //! 1. Draw the eight white pieces from a bag one by one onto a1, b1, …, h1.
 //! 2. If the bishops are on the same colour, look at the pairs a1-b1, c1-d1
@@ -10,7 +10,7 @@
 //! bishop swap sends each same-colour row to an opposite-colour row whose
 //! bishops are in different pairs, so rows with the bishops together in a
 //! pair (a1-b1, c1-d1, e1-f1, g1-h1) have one source and all others two: the
-//! seed's "half the probability" is exact (1/1680 against 1/840).
+//! source's "half the probability" is exact (1/1680 against 1/840).
 
 use shakmaty::Role;
 
@@ -35,7 +35,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-COFFIN'S BAG — the eight white pieces in a bag (seeds 000, 004)
+COFFIN'S BAG — the eight white pieces in a bag (the survey, the Chess Variant Pages procedure)
  1. Draw the pieces one by one and put them on a1, b1, c1, ... h1 in order.
  2. If both bishops stand on squares of the same colour, look at the pairs
     a1-b1, c1-d1, e1-f1: swap the two pieces of the leftmost pair that

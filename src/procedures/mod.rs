@@ -1,12 +1,12 @@
 //! The manual procedures clubs use to pick a Chess960 start position with
-//! dice, coins, cards or a bag of pieces (seeds 000–004), each as a pure
+//! dice, coins, cards or a bag of pieces (the five source documents named in docs/procedures.md), each as a pure
 //! function from physical outcomes to a back rank, and their exact analysis.
 //!
 //! * [`framework`] — the state-machine shape every procedure has, and the
 //!   generic replay, simulation and exact enumeration built on it.
 //! * one module per procedure (see [`Method`] for the command-line names).
 //! * [`analysis`] — fairness figures from an exact distribution, and the
-//!   optimal-die bound the seeds quote.
+//!   optimal-die bound the sources quote.
 //! * [`svg`] — the probability chart and a printable board diagram.
 
 pub mod analysis;
@@ -92,29 +92,29 @@ macro_rules! with_procedure {
 /// The procedures, by their command-line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
-    /// One six-sided die, re-rolling faces that name no square (seeds 000, 002, 004).
+    /// One six-sided die, re-rolling faces that name no square (the survey, the Modbury Chess Club rules, the Chess Variant Pages procedure).
     BodlaenderDie,
-    /// One die, pieces ordered so that no re-roll is ever needed (seed 000).
+    /// One die, pieces ordered so that no re-roll is ever needed (the Chess960 starting-position survey).
     RovidaDie,
-    /// Edward Northam's two distinguishable coins (seed 000).
+    /// Edward Northam's two distinguishable coins (the Chess960 starting-position survey).
     NorthamCoins,
-    /// Two coins plus a third worth 0 or 4, following the die order (seed 000).
+    /// Two coins plus a third worth 0 or 4, following the die order (the Chess960 starting-position survey).
     ThreeCoins,
-    /// David J. Coffin's bag of pieces with bishop and king corrections (seeds 000, 004).
+    /// David J. Coffin's bag of pieces with bishop and king corrections (the survey, the Chess Variant Pages procedure).
     CoffinBag,
-    /// Pieces in a circle squashed into a line, retried until the bishops differ (seed 000).
+    /// Pieces in a circle squashed into a line, retried until the bishops differ (the Chess960 starting-position survey).
     Circle,
-    /// Eight cards numbered 1–8 with a random bishop move (seed 000).
+    /// Eight cards numbered 1–8 with a random bishop move (the Chess960 starting-position survey).
     NumberedCards,
-    /// Eight playing cards dealt left to right, holding pieces that do not fit yet (seed 000).
+    /// Eight playing cards dealt left to right, holding pieces that do not fit yet (the Chess960 starting-position survey).
     PlayingCards,
-    /// A d8, d4, d6 and d20 thrown together, never re-rolled (seed 000).
+    /// A d8, d4, d6 and d20 thrown together, never re-rolled (the Chess960 starting-position survey).
     PlatonicDice,
-    /// Ten coin flips read as a binary Scharnagl number (seed 001).
+    /// Ten coin flips read as a binary Scharnagl number (Atanas K. Stefanov, Generating Chess960 positions with a coin).
     TenFlips,
-    /// The BOU.LI.NA. eight cards in odd and even stacks (seed 003).
+    /// The BOU.LI.NA. eight cards in odd and even stacks (the BOU.LI.NA. text).
     Boulina,
-    /// The non-random setup: players place pieces in turn (seed 002).
+    /// The non-random setup: players place pieces in turn (Modbury Chess Club rules).
     Placement,
 }
 

@@ -1,4 +1,4 @@
-//! Edward Northam's coin procedures (seed 000): two distinguishable coins,
+//! Edward Northam's coin procedures (the Chess960 starting-position survey): two distinguishable coins,
 //! and the three-coin variant that follows the die's piece order.
 //!
 //! Coins. Small coin: tails 0, heads 2. Large coin: tails 1, heads 2. Their
@@ -60,7 +60,7 @@ pub struct State {
 
 /// The two-coin card.
 pub const CARD_TWO: &str = "\
-NORTHAM'S TWO COINS — a small and a large coin (seed 000; order reconstructed)
+NORTHAM'S TWO COINS — a small and a large coin (the Chess960 starting-position survey; order reconstructed)
 Value of a toss: small coin tails 0 / heads 2, large coin tails 1 / heads 2.
   choose 1 of 4: toss both, add (1-4)
   choose 1 of 3: toss both, add; a 4 means toss again
@@ -84,7 +84,7 @@ a single letter for the large coin alone, or the value itself.
 
 /// The three-coin card.
 pub const CARD_THREE: &str = "\
-THREE COINS — Northam's two coins plus a third (seed 000)
+THREE COINS — Northam's two coins plus a third (the Chess960 starting-position survey)
 Values: small coin T=0 H=2, large coin T=1 H=2, third coin T=0 H=4.
 Two coins give 1-4, all three give 1-8, each value equally likely.
 Count empty squares from the a-side (White's left).

@@ -1,4 +1,4 @@
-//! Eight cards numbered 1–8 with David Wheeler's random bishop move (seed 000).
+//! Eight cards numbered 1–8 with David Wheeler's random bishop move (the Chess960 starting-position survey).
 //!
 //! Cards stand for the pieces of the standard array: 1, 8 = rook; 2, 7 =
 //! knight; 3, 6 = bishop; 4 = queen; 5 = king. Shuffle and deal them in a row
@@ -8,7 +8,7 @@
 //! the a-side. Then a king outside the rooks trades places with the nearest
 //! rook.
 //!
-//! Reconstructed details: the seed does not say what happens to the piece
+//! Reconstructed details: the source does not say what happens to the piece
 //! standing on the bishop's target square; all eight squares are full, so it
 //! must trade places with the bishop (the bishop's old square is the only one
 //! free). The text after the king rule ("OR ...") is lost; we use the king
@@ -19,7 +19,7 @@
 //! same-colour rows (the bishop that moved × the three squares of the other
 //! bishop's colour it can have come from), each followed by the one card in
 //! eight that makes that move: 1/5040 + 6/(8·5040) = 1/2880, the same for
-//! all 2880 rows (the seed's own introduction says so of Wheeler's move). The
+//! all 2880 rows (the source's own introduction says so of Wheeler's move). The
 //! king rule then maps three rows to each position: uniform, 1/960.
 
 use shakmaty::Role;
@@ -44,7 +44,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-EIGHT NUMBERED CARDS — cards marked 1 to 8 (seed 000)
+EIGHT NUMBERED CARDS — cards marked 1 to 8 (the Chess960 starting-position survey)
 Card = piece: 1,8 rook   2,7 knight   3,6 bishop   4 queen   5 king
  1. Shuffle the eight cards and deal them in a row onto a1 ... h1.
     Put the piece each card names on its square.
@@ -56,7 +56,7 @@ Card = piece: 1,8 rook   2,7 knight   3,6 bishop   4 queen   5 king
  3. If the king is not between the rooks, he trades places with the nearest rook.
 Black mirrors White.
 
-Every position equally likely (exact analysis; the seed says otherwise).
+Every position equally likely (exact analysis; the source says otherwise).
 8 cards dealt, plus one more with probability 3/7: 59/7 cards on average.
 Type the dealt numbers a1 first (e.g. 1 2 3 4 5 6 7 8), then the extra card.
 ";

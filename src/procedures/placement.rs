@@ -1,4 +1,4 @@
-//! The non-random setup of a club's rules (seed 002): players place pieces
+//! The non-random setup of a club's rules (Modbury Chess Club rules): players place pieces
 //! in turn.
 //!
 //! "The white Bishops, Knights, and Queen are gathered together. Starting
@@ -35,7 +35,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-PLACEMENT — the players choose (seed 002, non-random setup)
+PLACEMENT — the players choose (Modbury Chess Club rules, non-random setup)
  1. Clear the back ranks. Gather White's two bishops, two knights and queen.
  2. Starting with Black, the players take turns to put one of these pieces
     on an empty square of White's back rank; it stays there.
@@ -81,7 +81,7 @@ fn refusal(rank: &Partial, role: Role, file: usize) -> Option<String> {
 }
 
 fn player(placed: usize) -> &'static str {
-    if placed % 2 == 0 {
+    if placed.is_multiple_of(2) {
         "Black"
     } else {
         "White"

@@ -1,4 +1,4 @@
-//! Platonic dice that never re-roll (seed 000).
+//! Platonic dice that never re-roll (the Chess960 starting-position survey).
 //!
 //! The seed keeps only "if one has polyhedral dice shaped like each of the
 //! Platonic solids, one never needs to reroll any dice". RECONSTRUCTED from
@@ -40,7 +40,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-PLATONIC DICE — a d8, d4, d6 and d20 thrown together (seed 000; reconstructed)
+PLATONIC DICE — a d8, d4, d6 and d20 thrown together (the Chess960 starting-position survey; reconstructed)
 Count squares from the a-side (White's left); 'empty' skips filled squares.
  d8   a bishop on the square it shows: 1=a1 2=b1 ... 8=h1
  d4   the other bishop on the 1st-4th square of the OTHER colour

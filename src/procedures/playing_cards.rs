@@ -1,13 +1,13 @@
-//! The playing-card deal with held pieces (seed 000).
+//! The playing-card deal with held pieces (the Chess960 starting-position survey).
 //!
 //! Take the king, queen, two jacks, two aces and two tens of a deck; deal
 //! them one by one onto a1, b1, …; "to deal with a card that would be
 //! illegal, just hold that piece to the side until it is legal to place. When
 //! a legal square opens, place the held piece."
 //!
-//! Reconstructed details (the seed leaves them open):
+//! Reconstructed details (the source leaves them open):
 //! * Cards: king = king, queen = queen, jacks = knights, aces = rooks, tens =
-//!   bishops (the seed only fixes king and queen).
+//!   bishops (the source only fixes king and queen).
 //! * "Illegal" means: with this piece on the next square no legal back rank
 //!   can be completed any more. For a person that is four rules: (1) the
 //!   second bishop may not go on the first bishop's colour; (2) the king may
@@ -49,7 +49,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-PLAYING CARDS — king, queen, two jacks, two aces, two tens (seed 000)
+PLAYING CARDS — king, queen, two jacks, two aces, two tens (the Chess960 starting-position survey)
 Card = piece: K king, Q queen, J knight, A rook, 10 bishop.
  1. Shuffle and cut the eight cards. Deal them one at a time; each piece goes
     on the next empty square, a1 first.

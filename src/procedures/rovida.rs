@@ -1,4 +1,4 @@
-//! Roberto Rovida's die procedure without re-rolls (seed 000) —
+//! Roberto Rovida's die procedure without re-rolls (the Chess960 starting-position survey) —
 //! RECONSTRUCTED.
 //!
 //! The seed keeps only the rules: "when each piece is placed, there will be
@@ -30,7 +30,7 @@
 //! 7. The other bishop.
 //! 8. The last rook (always one space).
 //!
-//! In every family member the number of rolls is 4 to 7 (not the seed's
+//! In every family member the number of rolls is 4 to 7 (not the source's
 //! "5-6"), and no such procedure can be uniform: each position's probability
 //! is a product of 1/2, 1/3 and 1/6, which can never be 1/960 = 1/(2^6·3·5).
 
@@ -152,7 +152,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-ROVIDA'S DIE — one six-sided die, never a re-roll (seed 000; steps reconstructed)
+ROVIDA'S DIE — one six-sided die, never a re-roll (the Chess960 starting-position survey; steps reconstructed)
 Place White's pieces in this order; Black mirrors them.
 For each piece, list the empty squares where it can still stand in a legal
 Chess960 position, a-side first. Then:
@@ -220,7 +220,7 @@ impl RovidaDie {
 }
 
 /// Every number of spaces a placement meets, over all ways through the
-/// procedure (the seed's rule says: only 1, 2, 3 and 6).
+/// procedure (the source's rule says: only 1, 2, 3 and 6).
 pub fn space_counts() -> std::collections::BTreeSet<usize> {
     fn walk(state: State, out: &mut std::collections::BTreeSet<usize>) {
         if state.placed.len() == ORDER.len() {

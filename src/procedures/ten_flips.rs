@@ -1,21 +1,21 @@
-//! Ten coin flips read as a binary number (seed 001, Atanas K. Stefanov).
+//! Ten coin flips read as a binary number (Stefanov, "Generating Chess960 positions with a coin", Atanas K. Stefanov).
 //!
 //! 960 = 2^10 − 2^6 = 1111000000 in binary, so ten flips (heads = 1, first
 //! flip most significant) give 0..1023 and exactly the numbers with the first
 //! four flips all heads (960..1023) are thrown away. The number A is then
-//! decoded as the seed describes — which is Scharnagl's numbering:
+//! decoded as the source describes — which is Scharnagl's numbering:
 //! A mod 4 = light-squared bishop (b1, d1, f1, h1), next mod 4 = dark-squared
 //! bishop (a1, c1, e1, g1), next mod 6 = queen on that empty square, the
 //! quotient (0–9) = knights by the table of two `N` among five squares in
 //! lexicographic order, king on the second of the three squares left, rooks
 //! on the others.
 //!
-//! Reading of step 1 (literal, as the seed writes it): "flip a coin 10 times
+//! Reading of step 1 (literal, as the source writes it): "flip a coin 10 times
 //! and note the outcomes; start over if your first 4 flips are heads" — an
 //! attempt is always ten flips, so a typed replay groups flips by ten.
 //! Expected flips: 10 / (15/16) = 32/3. Stopping an attempt as soon as the
 //! first four are heads would need 154/15 flips, which is the least any
-//! fair-coin procedure can average for 960 outcomes (Knuth–Yao); the seed's
+//! fair-coin procedure can average for 960 outcomes (Knuth–Yao); the source's
 //! wording does not do that.
 
 use shakmaty::Role;
@@ -37,7 +37,7 @@ pub struct State {
 
 /// The printable card.
 pub const CARD: &str = "\
-TEN COIN FLIPS — one coin (seed 001)
+TEN COIN FLIPS — one coin (Atanas K. Stefanov, Generating Chess960 positions with a coin)
  1. Flip the coin 10 times, writing 1 for heads and 0 for tails, first flip
     first. If the first four are all heads, start over (10 new flips).
  2. Read the ten digits as a binary number A (0..959).
@@ -54,7 +54,7 @@ Every position equally likely; 32/3 flips on average (10 per attempt,
 16/15 attempts). Type the flips as H/T (or 1/0), e.g. HHTTTTHTTH.
 ";
 
-/// Decode a number 0..959 into a back rank by the seed's divisions.
+/// Decode a number 0..959 into a back rank by the source's divisions.
 ///
 /// # Panics
 /// If `a >= 960`.

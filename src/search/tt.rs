@@ -62,7 +62,7 @@ const WAYS: usize = 4;
 #[repr(align(64))]
 struct Bucket([[AtomicU64; 2]; WAYS]);
 
-/// The shared transposition table: buckets of [`WAYS`] entries.
+/// The shared transposition table: buckets of `WAYS` entries.
 pub struct Table {
     buckets: Vec<Bucket>,
     generation: AtomicU64,

@@ -927,7 +927,7 @@ impl<'a> Worker<'a> {
         // What the search learnt about this pawn structure: only where the
         // score's bound says which side of the static eval it lies on, and
         // not from a capture or promotion, whose gain the eval cannot see.
-        let quiet_best = best_move.map_or(true, |m| !m.is_capture() && !m.is_promotion());
+        let quiet_best = best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion());
         if !in_check
             && quiet_best
             && best.abs() < MATE_BOUND

@@ -10,7 +10,7 @@
 # (`tools/tune/label.py --static`), then `tune nnue`. See README.md here for the settings of the
 # committed network.
 #
-# Environment: ENGINE, FASTCHESS=/work/tools/fastchess, EPOCHS=20
+# Environment: ENGINE, FASTCHESS=/path/to/fastchess, EPOCHS=20
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$HERE/../.."

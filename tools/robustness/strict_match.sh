@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # strict_match.sh ENGINE GAMES [TC]
 #
-# Issue 5's flag-fall and protocol check: ENGINE against full-strength
+# The flag-fall and protocol check: ENGINE against full-strength
 # Stockfish (Debian's stockfish 15.1) in Chess960, fastchess -strict, random
 # starts from all 960 positions (python-chess's list: ../shared/tools/
 # gen_chess960_epd.py), each start with both colours, concurrency 1.
@@ -17,14 +17,15 @@
 # non-zero if fastchess stopped abnormally or any game of ENGINE ended by
 # time forfeit, illegal move, crash or disconnect.
 #
-# Environment: FASTCHESS (default /work/tools/fastchess), SF (/usr/games/stockfish),
+# Environment: FASTCHESS (required: the fastchess binary), SF (/usr/games/stockfish),
 #   EPD (/tmp/chess960_all.epd), SEED (default: the time), OUT (output directory),
 #   SF_MOVE_OVERHEAD (default 100 ms: under -strict a Stockfish flag fall
 #   stops the run too), ENGINE_OPTS (extra -engine options, e.g.
 #   "option.Move Overhead=100" is already our default).
 set -euo pipefail
 ENGINE="${1:?engine binary}"; GAMES="${2:?games}"; TC="${3:-1+0.01}"
-FASTCHESS="${FASTCHESS:-/work/tools/fastchess}"
+FASTCHESS="${FASTCHESS:-}"
+[ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || { echo "set FASTCHESS to the fastchess binary (a public match runner, built outside the repository)" >&2; exit 2; }
 SF="${SF:-/usr/games/stockfish}"
 EPD="${EPD:-/tmp/chess960_all.epd}"
 SEED="${SEED:-$(date +%s)}"

@@ -6,12 +6,13 @@
 # game per opening, fixed nodes per move, written as PGN by fastchess.
 # Draws and hopeless positions are adjudicated to save time.
 #
-# Environment: FASTCHESS=/work/tools/fastchess  PLIES=6
+# Environment: FASTCHESS=/path/to/fastchess (required)  PLIES=6
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ENGINE="${1:?engine binary}"; OUT="${2:?output directory}"
 GAMES="${3:-2400}"; NODES="${4:-6000}"; SEED="${5:-1}"
-FASTCHESS="${FASTCHESS:-/work/tools/fastchess}"
+FASTCHESS="${FASTCHESS:-}"
+[ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || { echo "set FASTCHESS to the fastchess binary (a public match runner, built outside the repository)" >&2; exit 2; }
 PLIES="${PLIES:-6}"
 mkdir -p "$OUT"
 python3 "$HERE/gen_openings.py" "$OUT/openings.epd" --count "$GAMES" --plies "$PLIES" --seed "$SEED"

@@ -8,12 +8,13 @@
 # immune to the load of a shared machine) or e.g. "tc=2+0.02".
 # Prints fastchess's final result block (score, Elo with error bars).
 #
-# Environment: FASTCHESS=/work/tools/fastchess  OUT=/work/tune-data/match
+# Environment: FASTCHESS=/path/to/fastchess (required)  OUT=<dir> (default $TMPDIR/chess960-tune-match)
 set -euo pipefail
 BASE="${1:?base engine}"; NEW="${2:?new engine}"; GAMES="${3:-300}"
 LIMIT="${4:-nodes=8000}"; SEED="${5:-7}"
-FASTCHESS="${FASTCHESS:-/work/tools/fastchess}"
-OUT="${OUT:-/work/tune-data/match}"
+FASTCHESS="${FASTCHESS:-}"
+[ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || { echo "set FASTCHESS to the fastchess binary (a public match runner, built outside the repository)" >&2; exit 2; }
+OUT="${OUT:-${TMPDIR:-/tmp}/chess960-tune-match}"
 mkdir -p "$OUT"
 "$NEW" openings --all -o "$OUT/c960.epd"
 case "$LIMIT" in tc=*) EACH=("$LIMIT") ;; *) EACH=(tc=inf "$LIMIT") ;; esac

@@ -6,12 +6,12 @@
 # hand-set weights (tools/tune/start_weights.rs is copied over
 # src/eval/weights.rs), builds the engine and the tuner, plays the
 # self-play games with ENGINE (default: that freshly built engine), extracts,
-# filters and labels positions under DATA_DIR (default /work/tune-data), and
+# filters and labels positions under DATA_DIR (required), and
 # writes the fitted weights to src/eval/weights.rs; then rebuild and check
 # with match.sh. Sizes and settings: GAMES NODES SEED SF_NODES LAMBDA FIT_ARGS.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-DATA="${1:-/work/tune-data}"
+DATA="${1:?usage: run_all.sh DATA_DIR [ENGINE]}"
 GAMES="${GAMES:-2400}"; NODES="${NODES:-6000}"; SEED="${SEED:-1}"
 SF_NODES="${SF_NODES:-1000}"; LAMBDA="${LAMBDA:-0.5}"
 FIT_ARGS="${FIT_ARGS:---epochs 2000 --freeze psqt --l2 1e-8}"
