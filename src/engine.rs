@@ -451,11 +451,10 @@ fn limit_strength(
     seed: u64,
 ) -> (Limits, Box<dyn Reporter + Send>, OnDone) {
     let shown = limits.multipv.max(1);
-    limits.nodes = Some(
-        limits
-            .nodes
-            .map_or(strength::nodes(elo), |n| n.min(strength::nodes(elo))),
-    );
+    limits.nodes = match (limits.nodes, strength::nodes(elo)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
     limits.multipv = shown.max(strength::CANDIDATES);
     let lines = Arc::new(Mutex::new(Vec::<Line>::new()));
     let reporter = Box::new(StrengthReporter {

@@ -18,6 +18,7 @@
 //! * [`strength`]: the levels of `UCI_LimitStrength`;
 //! * [`engine`]: the facade the UCI layer talks to;
 //! * [`uci`]: the protocol (parser, options, output, session);
+//! * [`uci_client`]: driving another UCI engine (for the perft checker);
 //! * [`cli`]: the command line;
 //! * [`mod@bench`]: the deterministic search signature.
 //!
@@ -47,3 +48,4 @@ pub mod search;
 pub mod startpos;
 pub mod strength;
 pub mod uci;
+pub mod uci_client;

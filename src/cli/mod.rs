@@ -201,6 +201,26 @@ pub struct PerftArgs {
     /// expected count is at most N (a node cap for quick checks).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
+    /// Check another UCI engine's `go perft` against ours (its command line,
+    /// split as a shell would, without a shell); the first difference is
+    /// pinned to a position and its missing and extra moves.
+    #[arg(long, value_name = "CMD")]
+    pub engine: Option<String>,
+    /// How to send FENs to --engine: shredder (HAha) or xfen (KQkq).
+    #[arg(long, value_enum, default_value_t = EngineFen::Shredder, requires = "engine")]
+    pub engine_fen: EngineFen,
+    /// Seconds --engine may take for one answer before it counts as hung.
+    #[arg(long, value_name = "SECS", default_value_t = 120, requires = "engine")]
+    pub engine_timeout: u64,
+}
+
+/// FEN dialect for `perft --engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineFen {
+    /// Shredder-FEN castling letters (`HAha`).
+    Shredder,
+    /// X-FEN (`KQkq`).
+    Xfen,
 }
 
 /// `chess960 bench [DEPTH]`

@@ -60,6 +60,19 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         threads: a.threads.map_or(0, usize::from),
         hash_mb: a.hash,
     };
+    if let Some(command) = &a.engine {
+        let positions: Vec<(String, Chess, u32)> = match source(a, fen.as_deref())? {
+            Source::One(pos) => vec![("position".into(), pos, depth)],
+            Source::Suite(entries) => entries
+                .iter()
+                .map(|e| {
+                    let job = Job::from_entry(e, depth, a.max_nodes);
+                    (job.id, job.position, job.depth)
+                })
+                .collect(),
+        };
+        return check_engine(command, &positions, a, &config);
+    }
     match source(a, fen.as_deref())? {
         Source::One(pos) => {
             if a.max_nodes.is_some() {
@@ -316,6 +329,119 @@ fn single(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `--json` report of `perft --engine`.
+#[derive(Serialize)]
+struct CheckReport {
+    positions: usize,
+    agree: bool,
+    first_difference: Option<crate::perft::check::Difference>,
+}
+
+/// `perft --engine CMD`: compare the engine's divide with ours on every
+/// position, stop at the first difference and pin it down. Exit 0 when
+/// all agree, 1 on a difference, 2 when the engine cannot be driven.
+fn check_engine(
+    command: &str,
+    positions: &[(String, Chess, u32)],
+    a: &PerftArgs,
+    config: &PerftConfig,
+) -> Result<ExitCode, CliError> {
+    use crate::perft::check::{Checker, FenStyle};
+    use crate::uci_client::UciClient;
+    let engine_error = |e: crate::uci_client::ClientError| CliError::Usage(e.to_string());
+    let timeout = Duration::from_secs(a.engine_timeout.max(1));
+    let mut client = UciClient::start(command, timeout).map_err(engine_error)?;
+    let perft = Perft::new(config);
+    let style = match a.engine_fen {
+        super::EngineFen::Shredder => FenStyle::Shredder,
+        super::EngineFen::Xfen => FenStyle::XFen,
+    };
+    let bar =
+        ProgressBar::with_draw_target(Some(positions.len() as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "[{elapsed_precise}] {wide_bar} {pos}/{len} positions, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    let mut checker = Checker {
+        client: &mut client,
+        perft: &perft,
+        style,
+    };
+    let mut first = None;
+    let mut checked = 0;
+    for (id, pos, depth) in positions {
+        let diff = checker.check(pos, *depth).map_err(|e| {
+            bar.finish_and_clear();
+            engine_error(e)
+        })?;
+        checked += 1;
+        bar.inc(1);
+        if let Some(d) = diff {
+            first = Some((id.clone(), *depth, d));
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    let name = client.name.clone().unwrap_or_else(|| command.to_owned());
+    let mut out = io::stdout().lock();
+    if a.json {
+        let report = CheckReport {
+            positions: checked,
+            agree: first.is_none(),
+            first_difference: first.as_ref().map(|(_, _, d)| d.clone()),
+        };
+        // One object on one line: the last line of stdout is the report.
+        let text = serde_json::to_string(&report)
+            .map_err(|e| CliError::Usage(format!("writing JSON: {e}")))?;
+        writeln!(out, "{text}")?;
+        out.flush()?;
+    } else {
+        match &first {
+            None => writeln!(
+                out,
+                "{name} agrees with chess960 on {checked} position{}",
+                if checked == 1 { "" } else { "s" }
+            )?,
+            Some((id, depth, d)) => {
+                writeln!(
+                    out,
+                    "{name} differs from chess960 at {id} (depth {depth}): {}",
+                    d.root_fen
+                )?;
+                let shown = if d.moves.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    d.moves.join(" ")
+                };
+                writeln!(out, "moves to the differing position: {shown}")?;
+                writeln!(out, "differing position: {}", d.fen)?;
+                writeln!(
+                    out,
+                    "missing (legal, not listed by the engine): {}",
+                    d.missing.join(" ")
+                )?;
+                writeln!(
+                    out,
+                    "extra (listed by the engine, not legal): {}",
+                    d.extra.join(" ")
+                )?;
+                writeln!(
+                    out,
+                    "replay: chess960 perft 1 --fen '{}' --engine '{command}'",
+                    d.fen
+                )?;
+            }
+        }
+        out.flush()?;
+    }
+    Ok(if first.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// `1 thread`, `2 threads`.

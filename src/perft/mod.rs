@@ -20,6 +20,7 @@
 //! * rayon threads over positions and the first plies; counts are sums of
 //!   exact parts, hence identical for every thread count and schedule.
 
+pub mod check;
 mod count;
 mod key;
 pub mod runner;

@@ -1,0 +1,283 @@
+//! The other side of UCI: drive another engine as a GUI would.
+//!
+//! Used by `chess960 perft --engine` to check another engine's move
+//! generation. The engine runs as a child process; a reader thread turns its
+//! stdout into lines on a channel, so every wait has a timeout and a dead or
+//! silent engine is an error, never a hang. The child is killed when the
+//! client is dropped.
+//!
+//! Identification lines (`id name`) are read with vampirc-uci, behind a
+//! guard: it panics on some input, so a panic there only loses the name.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Why talking to the engine failed. Each message names the engine's
+/// command and what it did.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClientError {
+    /// The command line is empty or cannot be split into words.
+    #[error("engine command '{0}' cannot be split into words")]
+    BadCommand(String),
+    /// The program could not be started.
+    #[error("cannot start engine '{command}': {reason}")]
+    Start {
+        /// The command as given.
+        command: String,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// The engine closed its output (it exited or crashed).
+    #[error("engine '{command}' exited while {doing}")]
+    Died {
+        /// The command as given.
+        command: String,
+        /// What we were waiting for.
+        doing: String,
+    },
+    /// No answer in time.
+    #[error("engine '{command}' did not answer within {seconds} s while {doing}")]
+    Timeout {
+        /// The command as given.
+        command: String,
+        /// The limit.
+        seconds: u64,
+        /// What we were waiting for.
+        doing: String,
+    },
+    /// The engine searched (`info depth`, `bestmove`) where a divide was
+    /// asked for: it has no `go perft`.
+    #[error("engine '{command}' has no 'go perft': it searched instead of counting ('{line}')")]
+    NoPerft {
+        /// The command as given.
+        command: String,
+        /// The first line of its search.
+        line: String,
+    },
+    /// An answer that is not what the protocol allows here.
+    #[error("engine '{command}' answered '{line}' while {doing}")]
+    Unexpected {
+        /// The command as given.
+        command: String,
+        /// The offending line.
+        line: String,
+        /// What we were waiting for.
+        doing: String,
+    },
+}
+
+/// A running UCI engine.
+pub struct UciClient {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    timeout: Duration,
+    /// `id name`, if the engine sent one.
+    pub name: Option<String>,
+    /// Whether the engine declared the `UCI_Chess960` option.
+    pub declares_chess960: bool,
+}
+
+impl UciClient {
+    /// Start `command` (split into words as a shell would, without a
+    /// shell), complete the `uci` handshake, switch `UCI_Chess960` on where
+    /// it is declared, and wait for `readyok`. Every wait is bounded by
+    /// `timeout`.
+    ///
+    /// # Errors
+    /// A [`ClientError`] when the engine cannot start, dies, is silent or
+    /// answers outside the protocol.
+    pub fn start(command_line: &str, timeout: Duration) -> Result<UciClient, ClientError> {
+        // Messages name the command on one line.
+        let shown = command_line.replace('\n', "\\n");
+        let command = shown.as_str();
+        let words = shlex::split(command_line)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| ClientError::BadCommand(command.to_owned()))?;
+        let mut child = Command::new(&words[0])
+            .args(&words[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| ClientError::Start {
+                command: command.to_owned(),
+                reason: e.to_string(),
+            })?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => {
+                return Err(ClientError::Start {
+                    command: command.to_owned(),
+                    reason: "no pipes".into(),
+                })
+            }
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = UciClient {
+            command: command.to_owned(),
+            child,
+            stdin,
+            lines: rx,
+            timeout,
+            name: None,
+            declares_chess960: false,
+        };
+        client.send("uci")?;
+        for line in client.read_until("the uci handshake", |l| l == "uciok")? {
+            if line.starts_with("id name ") {
+                client.name = id_name(&line);
+            }
+            if line.starts_with("option ") && line.contains(" name UCI_Chess960 ") {
+                client.declares_chess960 = true;
+            }
+        }
+        if client.declares_chess960 {
+            client.send("setoption name UCI_Chess960 value true")?;
+        }
+        client.sync()?;
+        Ok(client)
+    }
+
+    /// Send one line.
+    ///
+    /// # Errors
+    /// [`ClientError::Died`] when the engine no longer reads.
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| ClientError::Died {
+                command: self.command.clone(),
+                doing: format!("reading '{line}'"),
+            })
+    }
+
+    /// `isready`, then wait for `readyok`.
+    ///
+    /// # Errors
+    /// As [`Self::read_until`].
+    pub fn sync(&mut self) -> Result<(), ClientError> {
+        self.send("isready")?;
+        self.read_until("isready", |l| l == "readyok").map(|_| ())
+    }
+
+    /// Read lines until one satisfies `done`; return them all, that one
+    /// last.
+    ///
+    /// # Errors
+    /// [`ClientError::Died`] or [`ClientError::Timeout`], naming `doing`.
+    pub fn read_until(
+        &mut self,
+        doing: &str,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>, ClientError> {
+        let end = Instant::now() + self.timeout;
+        let mut before = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let line = line.trim().to_owned();
+                    let end = done(&line);
+                    before.push(line);
+                    if end {
+                        return Ok(before);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(ClientError::Timeout {
+                        command: self.command.clone(),
+                        seconds: self.timeout.as_secs(),
+                        doing: doing.to_owned(),
+                    })
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(ClientError::Died {
+                        command: self.command.clone(),
+                        doing: doing.to_owned(),
+                    })
+                }
+            }
+        }
+    }
+
+    /// The engine's divide: `position <setup>` then `go perft <depth>`,
+    /// read as Stockfish prints it (`<move>: <count>` lines, then
+    /// `Nodes searched: N`). Moves are returned as the engine wrote them.
+    ///
+    /// # Errors
+    /// As [`Self::read_until`], and [`ClientError::Unexpected`] for a line
+    /// that is neither a divide line, an `info` line nor blank (an engine
+    /// without `go perft` usually answers with a `bestmove` or an error).
+    pub fn divide(&mut self, setup: &str, depth: u32) -> Result<Vec<(String, u64)>, ClientError> {
+        self.send(&format!("position {setup}"))?;
+        self.send(&format!("go perft {depth}"))?;
+        let doing = format!("answering 'go perft {depth}' after 'position {setup}'");
+        // An engine without `go perft` usually searches instead: its
+        // `info depth` lines or its `bestmove` end the wait at once.
+        let searching = |l: &str| l.starts_with("bestmove") || l.starts_with("info depth");
+        let mut lines =
+            self.read_until(&doing, |l| l.starts_with("Nodes searched") || searching(l))?;
+        if let Some(line) = lines.iter().find(|l| searching(l)).cloned() {
+            let _ = self.send("stop");
+            return Err(ClientError::NoPerft {
+                command: self.command.clone(),
+                line,
+            });
+        }
+        let mut out = Vec::new();
+        lines.pop(); // `Nodes searched: N`
+        for line in lines.drain(..) {
+            if line.is_empty() || line.starts_with("info") {
+                continue;
+            }
+            let parsed = line
+                .split_once(':')
+                .and_then(|(m, n)| Some((m.trim().to_owned(), n.trim().parse::<u64>().ok()?)));
+            match parsed {
+                Some(entry) => out.push(entry),
+                None => {
+                    return Err(ClientError::Unexpected {
+                        command: self.command.clone(),
+                        line,
+                        doing,
+                    })
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Drop for UciClient {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The name of an `id name` line, read by vampirc-uci behind a panic
+/// guard (it is not sound on every input).
+fn id_name(line: &str) -> Option<String> {
+    let owned = line.to_owned();
+    let parsed = std::panic::catch_unwind(move || vampirc_uci::parse_one(&owned)).ok()?;
+    match parsed {
+        vampirc_uci::UciMessage::Id {
+            name: Some(name), ..
+        } => Some(name),
+        _ => None,
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""A UCI engine with a deliberate Chess960 castling bug, for testing
+`chess960 perft --engine`.
+
+It answers `uci`, `isready`, `position` and `go perft N` (a Stockfish-style
+divide) with python-chess, except that its move generator drops every castle
+whose rook would cross or land on a square the opponent attacks: a rule that
+does not exist (only the king's path must be safe). Everything else is
+python-chess's legal move generation. Usage: buggy_perft_engine.py
+"""
+import sys
+
+import chess
+
+
+def rook_path_attacked(board, move):
+    if not board.is_castling(move):
+        return False
+    rank = chess.square_rank(move.from_square)
+    rook_from = move.to_square
+    rook_to = chess.square(5 if board.is_kingside_castling(move) else 3, rank)
+    lo, hi = sorted((chess.square_file(rook_from), chess.square_file(rook_to)))
+    squares = [chess.square(f, rank) for f in range(lo, hi + 1) if chess.square(f, rank) != rook_from]
+    return any(board.is_attacked_by(not board.turn, sq) for sq in squares)
+
+
+def moves(board):
+    return [m for m in board.legal_moves if not rook_path_attacked(board, m)]
+
+
+def perft(board, depth):
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return len(moves(board))
+    total = 0
+    for m in moves(board):
+        board.push(m)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def main():
+    board = chess.Board(chess960=True)
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == "uci":
+            print("id name buggy-castling")
+            print("option name UCI_Chess960 type check default false")
+            print("uciok")
+        elif cmd == "isready":
+            print("readyok")
+        elif cmd == "position":
+            if words[1] == "startpos":
+                board = chess.Board(chess960=True)
+                rest = words[2:]
+            else:
+                end = words.index("moves") if "moves" in words else len(words)
+                board = chess.Board(" ".join(words[2:end]), chess960=True)
+                rest = words[end:]
+            if rest and rest[0] == "moves":
+                for m in rest[1:]:
+                    board.push_uci(m)
+        elif cmd == "go" and len(words) >= 3 and words[1] == "perft":
+            depth = int(words[2])
+            total = 0
+            for m in moves(board):
+                board.push(m)
+                n = perft(board, depth - 1)
+                board.pop()
+                total += n
+                print(f"{m.uci()}: {n}")
+            print()
+            print(f"Nodes searched: {total}")
+        elif cmd == "quit":
+            break
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+//! `chess960 perft --engine`: checking another engine's move generation.
+//!
+//! Against Stockfish 15.1 (Debian's `stockfish`) every count must agree; a
+//! small engine with a deliberate Chess960 castling bug
+//! (tests/clients/buggy_perft_engine.py, python-chess underneath) must be
+//! caught with the exact position and move; engines that cannot start, die,
+//! answer nonsense or stay silent end the run with status 2, never a hang.
+//! The tests that need Stockfish or python-chess skip with a notice when
+//! they are missing, unless CHESS960_REQUIRE_STOCKFISH or
+//! CHESS960_REQUIRE_PYTHON_CHESS is set (as CI sets them).
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_chess960");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("run chess960")
+}
+
+fn have_stockfish() -> bool {
+    let ok = std::path::Path::new(STOCKFISH).exists();
+    if !ok {
+        assert!(
+            std::env::var_os("CHESS960_REQUIRE_STOCKFISH").is_none(),
+            "Stockfish is required but {STOCKFISH} is missing"
+        );
+        eprintln!("skipped: {STOCKFISH} not installed (apt-get install stockfish)");
+    }
+    ok
+}
+
+fn have_python_chess() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CHESS960_REQUIRE_PYTHON_CHESS").is_none(),
+            "python-chess is required but missing"
+        );
+        eprintln!("skipped: python-chess not installed (pip install chess==1.11.2)");
+    }
+    ok
+}
+
+/// The JSON report on the last line of stdout.
+fn report(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().expect("a report line");
+    serde_json::from_str(last).expect("one JSON object")
+}
+
+#[test]
+fn stockfish_agrees_on_all_960_starts_and_the_castling_suite() {
+    if !have_stockfish() {
+        return;
+    }
+    let out = run(&["perft", "4", "--all", "--engine", STOCKFISH, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let r = report(&out);
+    assert_eq!(r["positions"], 960);
+    assert_eq!(r["agree"], true);
+    assert!(r["first_difference"].is_null());
+    let out = run(&[
+        "perft",
+        "4",
+        "--epd",
+        "perft/chess960_castling.perft",
+        "--engine",
+        STOCKFISH,
+        "--engine-fen",
+        "xfen",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("agrees with chess960 on 23 positions"));
+}
+
+#[test]
+fn a_castling_bug_is_pinned_to_its_position_and_move() {
+    if !have_python_chess() {
+        return;
+    }
+    let engine = format!("python3 {ROOT}/tests/clients/buggy_perft_engine.py");
+    let out = run(&[
+        "perft",
+        "3",
+        "--epd",
+        "perft/chess960_castling.perft",
+        "--engine",
+        &engine,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let r = report(&out);
+    assert_eq!(r["agree"], false);
+    let d = &r["first_difference"];
+    // The engine drops castles whose rook crosses an attacked square: after
+    // a1b1 the rook on b1 attacks b8, which black's queen-side rook crosses
+    // to reach d8, so the castle c8a8 (legal: the king does not move
+    // through an attacked square) is missing, and nothing is extra.
+    assert_eq!(
+        d["root_fen"],
+        "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea - 0 1"
+    );
+    assert_eq!(d["moves"], serde_json::json!(["a1b1"]));
+    assert_eq!(
+        d["fen"],
+        "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/1RK1R2Q b Eea - 1 1"
+    );
+    assert_eq!(d["missing"], serde_json::json!(["c8a8"]));
+    assert_eq!(d["extra"], serde_json::json!([]));
+    // The text report says the same and gives a command that replays it.
+    let out = run(&[
+        "perft",
+        "3",
+        "--epd",
+        "perft/chess960_castling.perft",
+        "--engine",
+        &engine,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("missing (legal, not listed by the engine): c8a8"),
+        "{text}"
+    );
+    let replay = text
+        .lines()
+        .find(|l| l.starts_with("replay: "))
+        .expect("replay line");
+    assert!(
+        replay.contains("--fen 'r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/1RK1R2Q b Eea - 1 1'"),
+        "{replay}"
+    );
+    let out = run(&[
+        "perft",
+        "1",
+        "--fen",
+        "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/1RK1R2Q b Eea - 1 1",
+        "--engine",
+        &engine,
+        "--json",
+    ]);
+    assert_eq!(
+        report(&out)["first_difference"]["missing"],
+        serde_json::json!(["c8a8"])
+    );
+}
+
+/// An engine that cannot start, dies, answers nonsense, searches instead
+/// of counting, or says nothing: status 2 and one line naming it, quickly.
+#[test]
+fn broken_engines_end_the_run_with_status_2() {
+    let script = |body: &str| {
+        format!(
+            "python3 -c \"import sys\nfor l in sys.stdin:\n w=l.split()\n if not w: continue\n if w[0]=='uci': print('uciok',flush=True)\n elif w[0]=='isready': print('readyok',flush=True)\n elif w[0]=='go': {body}\""
+        )
+    };
+    let cases = [
+        ("/nonexistent/engine".to_owned(), "cannot start"),
+        ("true".to_owned(), "exited"),
+        (
+            script("print('hello there',flush=True); print('Nodes searched: 1',flush=True)"),
+            "hello there",
+        ),
+        (
+            script("print('info depth 1 score cp 3 pv e2e4',flush=True)"),
+            "has no 'go perft'",
+        ),
+        (script("sys.exit(0)"), "exited"),
+        (script("pass"), "did not answer within 1 s"),
+    ];
+    for (engine, says) in cases {
+        let t = Instant::now();
+        let out = run(&[
+            "perft",
+            "2",
+            "--idn",
+            "518",
+            "--engine",
+            &engine,
+            "--engine-timeout",
+            "1",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{engine}: {out:?}");
+        assert!(
+            err.lines().count() == 1 && err.contains(says),
+            "{engine}: {err}"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{engine} took {:?}",
+            t.elapsed()
+        );
+    }
+}
