@@ -29,20 +29,25 @@ pub const ELO_DEFAULT: i64 = 2000;
 
 /// The level whose node budget is [`ANCHOR_NODES`].
 pub const ANCHOR_ELO: f64 = 1500.0;
-/// Nodes per move at [`ANCHOR_ELO`]: about depth 4 to 5, where the
-/// engine played even with Stockfish 15.1 at `UCI_Elo` 1500 in the
-/// calibration matches (docs/strength.md).
+/// Nodes per move at [`ANCHOR_ELO`]: about depth 4, where the engine
+/// played even with Stockfish 15.1 at `UCI_Elo` 1500 in the calibration
+/// matches (docs/strength.md).
 pub const ANCHOR_NODES: f64 = 2900.0;
-/// Elo gained per doubling of the node budget, as measured between the
-/// calibration points (about 150 from 1,500 to 110,000 nodes).
-pub const ELO_PER_DOUBLING: f64 = 150.0;
+/// Elo per doubling of the node budget. Against Stockfish's scale a
+/// doubling is worth less than self-play suggests: 29,000 nodes still
+/// scored only 20% against `UCI_Elo` 2000 in the calibration screens, so
+/// the budget grows fast (2,900 nodes at 1500, about 93,000 at 2000, and
+/// from about 2500 the clock binds before the budget does).
+pub const ELO_PER_DOUBLING: f64 = 100.0;
 /// Never fewer nodes than this: the search must finish a few iterations
 /// so that the candidates' scores mean something.
 const MIN_NODES: u64 = 64;
 /// Root lines searched to choose among.
 pub const CANDIDATES: usize = 4;
-/// Score margin (centipawns) per 100 Elo below [`ELO_MAX`].
-const MARGIN_CP_PER_100_ELO: i32 = 6;
+/// Score margin (centipawns) per 100 Elo below [`ELO_MAX`]: 33 cp at
+/// 1500, 18 cp at 2000; large enough to vary the play, small enough that
+/// the moves chosen are ones a strong player would consider.
+const MARGIN_CP_PER_100_ELO: i32 = 3;
 
 /// The node budget per move at `elo`; `None` at [`ELO_MAX`], which is
 /// full strength (the clock alone limits the search).

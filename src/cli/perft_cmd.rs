@@ -510,7 +510,7 @@ fn count_by_root_move(
 
 /// Runs longer than this get a warning with an estimate first.
 const LONG_RUN: Duration = Duration::from_secs(60);
-/// Time spent on shallow counts to estimate a deep one.
+/// Longest shallow count run to estimate a deep one.
 const PROBE_TIME: Duration = Duration::from_millis(300);
 
 /// Warn on stderr, with an estimate, when counting `pos` to `depth` will
@@ -523,12 +523,16 @@ fn warn_if_long(engine: &Perft, pos: &Chess, depth: u32) {
     let mut last = (0u32, 1u64);
     let mut before = 1u64;
     for d in 1..depth {
+        let t = Instant::now();
         let Some(n) = engine.count(pos, d, &never) else {
             return;
         };
         before = last.1;
         last = (d, n);
-        if start.elapsed() > PROBE_TIME {
+        // Stop before a probe that would itself take long: the next one
+        // costs about this one's time times the branching factor.
+        let next = t.elapsed().as_secs_f64() * (n as f64 / before.max(1) as f64);
+        if next > PROBE_TIME.as_secs_f64() {
             break;
         }
     }
