@@ -8,6 +8,8 @@
 
 mod correction;
 mod ordering;
+pub mod params;
+mod picker;
 pub mod time;
 pub mod tt;
 mod worker;

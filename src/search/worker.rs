@@ -8,6 +8,8 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use super::ordering::{mvv_lva, piece_to, see, Context, Heuristics};
+use super::params::*;
+use super::picker::pick_next;
 use super::tt::{pack_move, Bound, Entry, Table};
 use super::{Control, Limits, Outcome, Report, Reporter, Score, INFINITY, MATE, MATE_BOUND};
 use super::{MAX_DEPTH, MAX_PLY};
@@ -16,9 +18,6 @@ use crate::eval::nnue::{network, Accumulator, Network};
 
 /// Move-ordering scores of one node, parallel to its move list.
 type Scores = ArrayVec<i32, 256>;
-
-/// Singular extensions are tried from this remaining depth.
-const SINGULAR_MIN_DEPTH: i32 = 7;
 
 /// How often (in nodes) the clock and the stop flag are polled.
 const POLL_MASK: u64 = 1023;
@@ -65,7 +64,7 @@ pub(super) struct Worker<'a> {
 fn lmr(depth: i32, moves: usize) -> i32 {
     let d = (depth.max(1) as f64).ln();
     let m = (moves.max(1) as f64).ln();
-    (0.75 + d * m / 2.25) as i32
+    (LMR_BASE + d * m / LMR_DIVISOR) as i32
 }
 
 fn hash(pos: &Chess) -> u64 {
@@ -277,10 +276,10 @@ impl<'a> Worker<'a> {
         line: usize,
         reporter: &mut dyn Reporter,
     ) -> i32 {
-        if depth < 5 || prev.abs() >= MATE_BOUND {
+        if depth < ASPIRATION_MIN_DEPTH || prev.abs() >= MATE_BOUND {
             return self.root_search(depth, -INFINITY, INFINITY, None);
         }
-        let mut delta = 20;
+        let mut delta = ASPIRATION_DELTA;
         let mut alpha = (prev - delta).max(-INFINITY);
         let mut beta = (prev + delta).min(INFINITY);
         loop {
@@ -299,7 +298,7 @@ impl<'a> Worker<'a> {
                 return score;
             }
             delta += delta / 2;
-            if delta > 1000 {
+            if delta > ASPIRATION_FULL_WIDTH {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -402,7 +401,12 @@ impl<'a> Worker<'a> {
             self.push(root, &child, m, 0);
             let gives_check = child.is_check();
             let mut r = 0;
-            if depth >= 3 && i >= 3 && !m.is_capture() && !in_check && !gives_check {
+            if depth >= LMR_MIN_DEPTH
+                && i >= ROOT_LMR_MIN_MOVE
+                && !m.is_capture()
+                && !in_check
+                && !gives_check
+            {
                 r = (lmr(depth, i) - 1).max(0);
             }
             let score =
@@ -551,20 +555,20 @@ impl<'a> Worker<'a> {
             .iter()
             .map(|&m| {
                 if tt_move != 0 && pack_move(m) == tt_move {
-                    4_000_000
+                    ORDER_TT_MOVE
                 } else if m.is_capture() || m.is_promotion() {
                     let base = if see(pos, m) >= 0 {
-                        2_000_000
+                        ORDER_GOOD_CAPTURE
                     } else {
-                        -1_000_000
+                        ORDER_BAD_CAPTURE
                     };
                     base + 4 * mvv_lva(m) + self.heur.capture_score(turn, m) / 4
                 } else if killers[0] == Some(m) {
-                    1_900_000
+                    ORDER_KILLER_1
                 } else if killers[1] == Some(m) {
-                    1_800_000
+                    ORDER_KILLER_2
                 } else if counter == Some(m) {
-                    1_700_000
+                    ORDER_COUNTER
                 } else {
                     self.heur.quiet_score(turn, m, ctx)
                 }
@@ -716,20 +720,22 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check && skip.is_none() {
             // Reverse futility: far above beta with little depth left.
-            let margin = 80 * depth - if improving { 40 } else { 0 };
-            if depth <= 6 && eval - margin >= beta && beta.abs() < MATE_BOUND {
+            let margin = RFP_MARGIN_PER_DEPTH * depth - if improving { RFP_IMPROVING } else { 0 };
+            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return eval;
             }
             // Null move: give the opponent a free move; if we still beat
             // beta the position is good enough to cut.
-            if depth >= 3
+            if depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && self.played[ply].is_some()
                 && has_non_pawn_material(pos)
                 && beta.abs() < MATE_BOUND
             {
                 if let Ok(null) = pos.clone().swap_turn() {
-                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                    let r = NMP_BASE_REDUCTION
+                        + depth / NMP_DEPTH_DIVISOR
+                        + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                     self.keys.push(hash(&null));
                     self.played[ply + 1] = None;
                     let (done, next) = self.accs.split_at_mut(ply + 1);
@@ -768,12 +774,12 @@ impl<'a> Worker<'a> {
             ply > 0
                 && depth >= SINGULAR_MIN_DEPTH
                 && e.mv != 0
-                && e.depth >= depth - 3
+                && e.depth >= depth - SINGULAR_TT_DEPTH_SLACK
                 && e.bound != Bound::Upper
                 && from_tt(e.score, ply).abs() < MATE_BOUND
         }) {
             let tt_score = from_tt(e.score, ply);
-            let singular_beta = tt_score - 2 * depth;
+            let singular_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH * depth;
             let tt_m = moves.iter().copied().find(|&m| pack_move(m) == e.mv);
             if let Some(tt_m) = tt_m {
                 self.singular_skip[ply] = Some(tt_m);
@@ -811,27 +817,21 @@ impl<'a> Worker<'a> {
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
-        let futile = !pv_node && !in_check && depth <= 3 && eval + 120 * depth <= alpha;
-        let lmp_limit = 3 + (depth * depth) as usize / if improving { 1 } else { 2 };
+        let futile = !pv_node
+            && !in_check
+            && depth <= FUTILITY_MAX_DEPTH
+            && eval + FUTILITY_MARGIN_PER_DEPTH * depth <= alpha;
+        let lmp_limit = LMP_BASE + (depth * depth) as usize / if improving { 1 } else { 2 };
 
         for i in 0..order.len() {
-            // Selection sort: pick the best remaining move.
-            let mut bi = i;
-            for j in i + 1..order.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            order.swap(i, bi);
-            scores.swap(i, bi);
-            let m = order[i];
+            let m = pick_next(order, &mut scores, i);
             if skip == Some(m) {
                 continue;
             }
             let quiet = !m.is_capture() && !m.is_promotion();
 
             if best > -MATE_BOUND && !in_check && quiet {
-                if !pv_node && depth <= 4 && quiets_tried.len() >= lmp_limit {
+                if !pv_node && depth <= LATE_PRUNE_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
                     continue;
                 }
                 if futile {
@@ -840,17 +840,28 @@ impl<'a> Worker<'a> {
                 // A quiet move with a bad record near the leaves. Below the
                 // killers' and counter-move's scores, a quiet move's ordering
                 // score is its history score.
-                if !pv_node && depth <= 4 && scores[i] < -2000 * depth {
+                if !pv_node
+                    && depth <= LATE_PRUNE_MAX_DEPTH
+                    && scores[i] < HISTORY_PRUNE_PER_DEPTH * depth
+                {
                     continue;
                 }
                 // A quiet move that hangs material near the leaves.
-                if !pv_node && depth <= 6 && see(pos, m) < -60 * depth {
+                if !pv_node
+                    && depth <= SEE_QUIET_MAX_DEPTH
+                    && see(pos, m) < SEE_QUIET_PER_DEPTH * depth
+                {
                     continue;
                 }
             }
-            if best > -MATE_BOUND && !pv_node && !quiet && depth <= 4 && scores[i] < 0 {
+            if best > -MATE_BOUND
+                && !pv_node
+                && !quiet
+                && depth <= LATE_PRUNE_MAX_DEPTH
+                && scores[i] < 0
+            {
                 // Losing capture near the leaves.
-                if see(pos, m) < -100 * depth {
+                if see(pos, m) < SEE_CAPTURE_PER_DEPTH * depth {
                     continue;
                 }
             }
@@ -860,7 +871,7 @@ impl<'a> Worker<'a> {
             self.push(pos, &child, m, ply);
             let gives_check = child.is_check();
             let mut r = 0;
-            if depth >= 3 && i >= 2 && quiet && !gives_check {
+            if depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVE && quiet && !gives_check {
                 r = lmr(depth, i);
                 if pv_node {
                     r -= 1;
@@ -868,10 +879,12 @@ impl<'a> Worker<'a> {
                 if !improving {
                     r += 1;
                 }
-                if scores[i] >= 1_700_000 {
+                // The table's move, a good capture, a killer or the
+                // counter-move (quiet here): the refutation band.
+                if scores[i] >= ORDER_COUNTER {
                     r -= 1;
                 }
-                r -= self.heur.quiet_score(pos.turn(), m, ctx) / 12_000;
+                r -= self.heur.quiet_score(pos.turn(), m, ctx) / LMR_HISTORY_DIVISOR;
                 r = r.clamp(0, depth - 2);
             }
             let extension = i32::from(singular == Some(m));
@@ -1031,28 +1044,20 @@ impl<'a> Worker<'a> {
             .iter()
             .map(|&m| {
                 if tt_move != 0 && pack_move(m) == tt_move {
-                    1_000_000
+                    QS_TT_MOVE_KEY
                 } else {
                     mvv_lva(m)
                 }
             })
             .collect();
         for i in 0..order.len() {
-            let mut bi = i;
-            for j in i + 1..order.len() {
-                if keys[j] > keys[bi] {
-                    bi = j;
-                }
-            }
-            order.swap(i, bi);
-            keys.swap(i, bi);
-            let m = order[i];
+            let m = pick_next(&mut order, &mut keys, i);
             if !in_check {
                 // Skip captures that lose material or cannot lift alpha.
                 let gain = m
                     .capture()
                     .map_or(0, |r| crate::eval::PIECE_VALUE[r as usize - 1]);
-                if !m.is_promotion() && stand_pat + gain + 200 <= alpha {
+                if !m.is_promotion() && stand_pat + gain + QS_DELTA_MARGIN <= alpha {
                     continue;
                 }
                 if see(pos, m) < 0 {
