@@ -44,10 +44,11 @@ pub const ELO_PER_DOUBLING: f64 = 100.0;
 const MIN_NODES: u64 = 64;
 /// Root lines searched to choose among.
 pub const CANDIDATES: usize = 4;
-/// Score margin (centipawns) per 100 Elo below [`ELO_MAX`]: 33 cp at
-/// 1500, 18 cp at 2000; large enough to vary the play, small enough that
-/// the moves chosen are ones a strong player would consider.
-const MARGIN_CP_PER_100_ELO: i32 = 3;
+/// Score margin (centipawns) per 1000 Elo below [`ELO_MAX`]: 60 cp at
+/// 1500, 33 cp at 2000, 5 cp at 2500. The margin is a strong lever: at
+/// 2,900 nodes, 33 cp scored 77.5% against `UCI_Elo` 1500 and 66 cp 52.5%
+/// in the calibration matches.
+const MARGIN_CP_PER_1000_ELO: i32 = 55;
 
 /// The node budget per move at `elo`; `None` at [`ELO_MAX`], which is
 /// full strength (the clock alone limits the search).
@@ -64,7 +65,7 @@ pub fn nodes(elo: i64) -> Option<u64> {
 /// be chosen at `elo`.
 pub fn margin_cp(elo: i64) -> i32 {
     let below = (ELO_MAX - elo.clamp(ELO_MIN, ELO_MAX)) as i32;
-    below * MARGIN_CP_PER_100_ELO / 100
+    below * MARGIN_CP_PER_1000_ELO / 1000
 }
 
 /// Pick the move to play among `lines` (root move and its score, best
