@@ -417,3 +417,50 @@ fn dfrc_list_matches_numbering_and_counts() {
     assert!(jobs.len() >= 300 * 4 + 30);
     assert_eq!(mismatches(&all_cores(), &jobs), Vec::<String>::new());
 }
+
+/// A run that would take far more than a minute says so at once, with an
+/// estimate, before counting (it is then killed here); a table that cannot
+/// be allocated is named in plain words and the count goes on without it.
+#[test]
+fn cli_warns_before_a_long_run_and_names_a_missing_table() {
+    use std::io::{BufRead, BufReader};
+    let mut child = bin()
+        .args(["perft", "20", "--idn", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().expect("stderr"))
+        .read_line(&mut line)
+        .expect("read");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.starts_with("warning: perft 20 will count about ") && line.contains("years"),
+        "{line}"
+    );
+    let out = bin()
+        .args(["perft", "3", "--idn", "0", "--hash", "100000000"])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Nodes searched: 9006\n"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("hash: none, could not allocate 100000000 MiB"),
+        "{err}"
+    );
+    assert!(err.contains("hash none"), "{err}");
+    let out = bin()
+        .args(["perft", "3", "--idn", "0", "--threads", "1"])
+        .output()
+        .expect("run");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(", 1 thread, "),
+        "{out:?}"
+    );
+}
