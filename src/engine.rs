@@ -455,7 +455,7 @@ fn limit_strength(
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    limits.multipv = shown.max(strength::CANDIDATES);
+    limits.multipv = shown.max(strength::candidates(elo));
     let lines = Arc::new(Mutex::new(Vec::<Line>::new()));
     let reporter = Box::new(StrengthReporter {
         inner,
