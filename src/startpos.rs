@@ -384,14 +384,35 @@ fn square_list(bb: Bitboard) -> String {
 /// [`StartError::BadNumber`] for anything but digits,
 /// [`StartError::OutOfRange`] for numbers above 959.
 pub fn parse_number(text: &str) -> Result<u32, StartError> {
+    number_below(text, COUNT).map_err(|e| match e {
+        NumberError::NotANumber(t) => StartError::BadNumber(t),
+        NumberError::TooLarge(t) => StartError::OutOfRange(t),
+    })
+}
+
+/// Why a text is not a number below a bound; the text as typed (trimmed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NumberError {
+    /// Not decimal digits.
+    NotANumber(String),
+    /// Digits, but not below the bound (however many).
+    TooLarge(String),
+}
+
+/// A decimal number below `count` (surrounding blanks ignored). A number
+/// out of range is named as typed, even beyond `u64`: never a saturated
+/// value.
+///
+/// # Errors
+/// [`NumberError`] with the text as typed.
+pub fn number_below(text: &str, count: u32) -> Result<u32, NumberError> {
     let t = text.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(StartError::BadNumber(t.to_owned()));
+        return Err(NumberError::NotANumber(t.to_owned()));
     }
     match t.parse::<u64>() {
-        Ok(n) if n < u64::from(COUNT) => Ok(u32::try_from(n).expect("n < 960")),
-        // Named as typed, even beyond u64 (never a saturated value).
-        _ => Err(StartError::OutOfRange(t.to_owned())),
+        Ok(n) if n < u64::from(count) => Ok(u32::try_from(n).expect("n < count <= u32::MAX")),
+        _ => Err(NumberError::TooLarge(t.to_owned())),
     }
 }
 
@@ -431,14 +452,10 @@ pub fn parse_dfrc(text: &str) -> Result<u32, StartError> {
 /// [`StartError::BadDfrcNumber`] or [`StartError::DfrcOutOfRange`], with
 /// the number as typed.
 pub fn parse_dfrc_number(text: &str) -> Result<u32, StartError> {
-    let t = text.trim();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(StartError::BadDfrcNumber(t.to_owned()));
-    }
-    match t.parse::<u64>() {
-        Ok(n) if n < u64::from(DFRC_COUNT) => Ok(u32::try_from(n).expect("n < 921600")),
-        _ => Err(StartError::DfrcOutOfRange(t.to_owned())),
-    }
+    number_below(text, DFRC_COUNT).map_err(|e| match e {
+        NumberError::NotANumber(t) => StartError::BadDfrcNumber(t),
+        NumberError::TooLarge(t) => StartError::DfrcOutOfRange(t),
+    })
 }
 
 /// [`parse`] and [`parse_dfrc`]: a FEN, or back ranks.

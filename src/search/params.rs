@@ -56,7 +56,7 @@ pub const FUTILITY_MARGIN_PER_DEPTH: i32 = 120;
 /// Futility applies up to this depth.
 pub const FUTILITY_MAX_DEPTH: i32 = 3;
 /// History pruning: a quiet move whose ordering score is below this per
-/// ply of depth is skipped (the scale of [`super::ordering`]'s history).
+/// ply of depth is skipped (the scale of the ordering module's history).
 pub const HISTORY_PRUNE_PER_DEPTH: i32 = -2000;
 /// SEE pruning of quiet moves: skipped when they lose more than this per ply.
 pub const SEE_QUIET_PER_DEPTH: i32 = -60;
@@ -81,7 +81,7 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// One ply less reduction per this much quiet history.
 pub const LMR_HISTORY_DIVISOR: i32 = 12_000;
 
-// ---- move ordering bands (scores of [`super::worker`]'s move picker) ----
+// ---- move ordering bands (scores of the move picker) ----
 
 /// The table's move.
 pub const ORDER_TT_MOVE: i32 = 4_000_000;

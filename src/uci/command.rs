@@ -252,18 +252,18 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
 /// A start number below `count` after `word` (`startpos960`, `frc`,
 /// `dfrc`), or an error naming the number as typed.
 fn start_number(word: &str, arg: &str, count: u32) -> Result<u32, ParseError> {
-    match arg.parse::<u32>() {
-        Ok(n) if n < count => Ok(n),
-        _ if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) => err(format!(
-            "{word} number {arg} out of range: valid numbers are 0..{}",
+    use crate::startpos::{number_below, NumberError};
+    number_below(arg, count).or_else(|e| match e {
+        NumberError::TooLarge(t) => err(format!(
+            "{word} number {t} out of range: valid numbers are 0..{}",
             count - 1
         )),
-        _ => err(format!(
+        NumberError::NotANumber(t) => err(format!(
             "{word} needs a number 0..{} or 'random', not '{}'",
             count - 1,
-            shorten(arg)
+            shorten(&t)
         )),
-    }
+    })
 }
 
 fn parse_position(rest: &[&str]) -> Result<PositionCommand, ParseError> {
