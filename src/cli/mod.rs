@@ -5,6 +5,7 @@
 //! stderr and exits with status 2 for bad input, as scripts expect.
 
 mod perft_cmd;
+mod perft_shard;
 mod positions;
 mod procedures_cmd;
 
@@ -55,6 +56,8 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// Count leaf nodes of the legal move tree (move generator proof).
     Perft(PerftArgs),
+    /// Merge the `--json` reports of `perft --shard K/N` parts into the run's result.
+    PerftMerge(PerftMergeArgs),
     /// Search a fixed set of positions and print the node count signature.
     Bench(BenchArgs),
     /// Turn dice, coins, cards or placements into a start position (or simulate a procedure).
@@ -212,6 +215,22 @@ pub struct PerftArgs {
     /// Seconds --engine may take for one answer before it counts as hung.
     #[arg(long, value_name = "SECS", default_value_t = 120, requires = "engine")]
     pub engine_timeout: u64,
+    /// Count only part K of N of the run (suite positions, or the root moves
+    /// of one position, dealt round robin) and write its --json report for
+    /// `chess960 perft-merge`.
+    #[arg(long, value_name = "K/N", requires = "json", conflicts_with_all = ["engine", "divide"])]
+    pub shard: Option<crate::perft::shard::Shard>,
+}
+
+/// `chess960 perft-merge FILE...`
+#[derive(Debug, Args)]
+pub struct PerftMergeArgs {
+    /// The parts' `--json` reports, in any order (`-` reads one from stdin).
+    #[arg(required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
+    /// Print the merged report as one JSON document.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// FEN dialect for `perft --engine`.
@@ -274,6 +293,10 @@ pub enum CliError {
     /// A file that cannot be read or written: exit status 1.
     #[error("{0}")]
     Io(String),
+    /// Input that is well formed but does not add up (perft parts missing,
+    /// doubled or of another run): exit status 1.
+    #[error("{0}")]
+    Mismatch(String),
     /// Standard output was closed by the reader (`| head -1`): the command
     /// ends quietly with status 0.
     #[error("standard output closed")]
@@ -285,7 +308,7 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Usage(_) => ExitCode::from(2),
-            CliError::Io(_) => ExitCode::from(1),
+            CliError::Io(_) | CliError::Mismatch(_) => ExitCode::from(1),
             CliError::Closed => ExitCode::SUCCESS,
         }
     }
@@ -316,6 +339,7 @@ pub fn main() -> ExitCode {
         Some(Command::Random(a)) => positions::random(&a),
         Some(Command::Openings(a)) => positions::openings(&a),
         Some(Command::Perft(a)) => perft_cmd::perft(&a),
+        Some(Command::PerftMerge(a)) => perft_shard::merge(&a),
         Some(Command::Bench(a)) => crate::bench::run_cli(a.depth).map_err(CliError::Usage),
         Some(Command::Roll(a)) => procedures_cmd::roll(&a),
         Some(Command::Analyze(a)) => procedures_cmd::analyze(&a),

@@ -39,7 +39,7 @@ use crate::startpos;
 const MAX_DEPTH: u32 = 63;
 
 /// Where the positions come from.
-enum Source {
+pub(super) enum Source {
     One(Chess),
     Suite(Vec<SuiteEntry>),
 }
@@ -60,6 +60,15 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         threads: a.threads.map_or(0, usize::from),
         hash_mb: a.hash,
     };
+    if let Some(shard) = a.shard {
+        return super::perft_shard::part(
+            shard,
+            source(a, fen.as_deref())?,
+            depth,
+            a.max_nodes,
+            &config,
+        );
+    }
     if let Some(command) = &a.engine {
         let positions: Vec<(String, Chess, u32)> = match source(a, fen.as_deref())? {
             Source::One(pos) => vec![("position".into(), pos, depth)],
@@ -217,7 +226,7 @@ fn source(a: &PerftArgs, fen: Option<&str>) -> Result<Source, CliError> {
 /// The 960 start positions from our own numbering, each paired with the
 /// reference row of the same Scharnagl number: a numbering error shows up
 /// as count mismatches.
-fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
+pub(super) fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
     let table = suite::startpos_table()
         .map_err(|e| CliError::Usage(format!("built-in start position table: {e}")))?;
     let by_number: BTreeMap<&str, &SuiteEntry> = table.iter().map(|e| (e.id.as_str(), e)).collect();
@@ -240,7 +249,7 @@ fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
         .collect()
 }
 
-fn rate(nodes: u64, elapsed: Duration) -> f64 {
+pub(super) fn rate(nodes: u64, elapsed: Duration) -> f64 {
     let s = elapsed.as_secs_f64();
     if s > 0.0 {
         nodes as f64 / s
@@ -445,7 +454,7 @@ fn check_engine(
 }
 
 /// `1 thread`, `2 threads`.
-fn threads_text(n: usize) -> String {
+pub(super) fn threads_text(n: usize) -> String {
     format!("{n} thread{}", if n == 1 { "" } else { "s" })
 }
 
@@ -463,7 +472,7 @@ fn hash_text(engine: &Perft) -> String {
 }
 
 /// Say plainly on stderr when the table asked for could not be had.
-fn say_hash(config: &PerftConfig, engine: &Perft) {
+pub(super) fn say_hash(config: &PerftConfig, engine: &Perft) {
     if config.hash_mb > 0 && engine.hash_bytes() == 0 {
         eprintln!(
             "hash: none, could not allocate {} MiB; counting without a table (counts are exact either way)",
@@ -575,7 +584,7 @@ fn human_duration(seconds: f64) -> String {
     format!("{seconds:.1} seconds")
 }
 
-fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
+pub(super) fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
     serde_json::to_writer_pretty(&mut *out, value)
         .map_err(|e| CliError::Usage(format!("writing JSON: {e}")))?;
     writeln!(out)?;
@@ -583,7 +592,7 @@ fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliErr
     Ok(())
 }
 
-fn status(r: &JobResult) -> &'static str {
+pub(super) fn status(r: &JobResult) -> &'static str {
     match r.matches() {
         Some(true) => "ok",
         Some(false) => "MISMATCH",
@@ -615,7 +624,7 @@ struct Ordered {
 /// unit is nodes when every job has an expected count, so that the ETA
 /// weighs big positions properly; positions otherwise. The message shows
 /// the measured nodes/s.
-fn progress(jobs: &[Job]) -> (ProgressBar, bool) {
+pub(super) fn progress(jobs: &[Job]) -> (ProgressBar, bool) {
     let expected: Option<u64> = jobs.iter().map(|j| j.expected).sum();
     let by_nodes = expected.is_some();
     let bar = ProgressBar::with_draw_target(

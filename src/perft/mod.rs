@@ -24,6 +24,7 @@ pub mod check;
 mod count;
 mod key;
 pub mod runner;
+pub mod shard;
 pub mod suite;
 mod table;
 

@@ -1,0 +1,297 @@
+//! `perft --shard K/N` (count one part of a run) and `perft-merge` (put
+//! the parts back together). The splitting rule and the checks live in
+//! [`crate::perft::shard`]; this module runs the counts and does the I/O.
+//!
+//! Output contract of `perft-merge` (text): for a suite, one line per
+//! position in run order, `<id> depth <d> nodes <n> expected <e|-> <status>
+//! <fen>`, then `positions P checked C mismatches M parts N`; for the root
+//! moves of one position, one `<move>: <count>` line per root move; the
+//! last line is always `Nodes searched: <total>`. Exit status 1 when a part
+//! is missing, doubled, of another run or damaged, or a count differs from
+//! the reference.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shakmaty::{CastlingMode, Position};
+
+use super::perft_cmd::{progress, rate, say_hash, write_json, Source};
+use super::{CliError, PerftMergeArgs};
+use crate::notation::shredder_fen;
+use crate::perft::runner::{self, Job};
+use crate::perft::shard::{self, PartReport, RunId, RunKind, Shard, UnitResult};
+use crate::perft::{Perft, PerftConfig};
+
+/// Count part `shard` of the run `source` at `depth` and print its `--json`
+/// report. Exit status 1 if a suite position's count differs from its
+/// reference (as for a whole suite).
+///
+/// # Errors
+/// Standard output that cannot be written.
+pub fn part(
+    shard: Shard,
+    source: Source,
+    depth: u32,
+    max_nodes: Option<u64>,
+    config: &PerftConfig,
+) -> Result<ExitCode, CliError> {
+    let engine = Perft::new(config);
+    say_hash(config, &engine);
+    let start = Instant::now();
+    let (run, results) = match source {
+        Source::Suite(entries) => {
+            let jobs: Vec<Job> = entries
+                .iter()
+                .map(|e| Job::from_entry(e, depth, max_nodes))
+                .collect();
+            suite_part(&engine, shard, depth, &jobs)?
+        }
+        Source::One(pos) => root_moves_part(&engine, shard, depth, &pos),
+    };
+    let report = PartReport {
+        run,
+        part: shard.part,
+        parts: shard.parts,
+        threads: engine.threads(),
+        seconds: start.elapsed().as_secs_f64(),
+        nodes: results.iter().map(|r| r.nodes).sum(),
+        results,
+    };
+    write_json(&mut io::stdout().lock(), &report)?;
+    let mismatch = report
+        .results
+        .iter()
+        .any(|r| r.expected.is_some_and(|e| e != r.nodes));
+    Ok(if mismatch {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The suite positions of `shard`, counted as a suite run (positions in
+/// parallel, a progress bar on stderr).
+fn suite_part(
+    engine: &Perft,
+    shard: Shard,
+    depth: u32,
+    jobs: &[Job],
+) -> Result<(RunId, Vec<UnitResult>), CliError> {
+    let run = RunId {
+        kind: RunKind::Suite,
+        depth,
+        units: jobs.len(),
+        checksum: shard::checksum(
+            jobs.iter()
+                .map(|j| format!("{} {} {}", j.id, j.depth, j.fen)),
+        ),
+    };
+    let (indexes, mine): (Vec<usize>, Vec<Job>) = jobs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| shard.owns(*i))
+        .map(|(i, j)| (i, j.clone()))
+        .unzip();
+    let (bar, by_nodes) = progress(&mine);
+    let never = AtomicBool::new(false);
+    let outcome = runner::run(engine, &mine, &never, |i, r| {
+        bar.inc(if by_nodes {
+            mine[i].expected.unwrap_or(r.nodes)
+        } else {
+            1
+        });
+        if r.matches() == Some(false) {
+            bar.println(format!(
+                "MISMATCH: {} depth {} nodes {} expected {:?}",
+                mine[i].id, mine[i].depth, r.nodes, r.expected
+            ));
+        }
+    });
+    bar.finish_and_clear();
+    let (counts, _) = outcome.ok_or_else(|| CliError::Io("perft part interrupted".into()))?;
+    let results = indexes
+        .iter()
+        .zip(&mine)
+        .zip(&counts)
+        .map(|((&unit, job), r)| UnitResult {
+            unit,
+            id: job.id.clone(),
+            fen: job.fen.clone(),
+            depth: job.depth,
+            nodes: r.nodes,
+            expected: r.expected,
+        })
+        .collect();
+    Ok((run, results))
+}
+
+/// The root moves of `pos` that belong to `shard` (all root moves sorted
+/// by UCI text, dealt round robin), each counted with all threads.
+fn root_moves_part(
+    engine: &Perft,
+    shard: Shard,
+    depth: u32,
+    pos: &shakmaty::Chess,
+) -> (RunId, Vec<UnitResult>) {
+    let fen = shredder_fen(pos);
+    let mut moves: Vec<(String, shakmaty::Move)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| (m.to_uci(CastlingMode::Chess960).to_string(), m))
+        .collect();
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
+    let run = RunId {
+        kind: RunKind::RootMoves,
+        depth,
+        units: moves.len(),
+        checksum: shard::checksum(
+            std::iter::once(format!("{depth} {fen}")).chain(moves.iter().map(|(u, _)| u.clone())),
+        ),
+    };
+    let mine: Vec<(usize, &(String, shakmaty::Move))> = moves
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| shard.owns(*i))
+        .collect();
+    let bar = ProgressBar::with_draw_target(Some(mine.len() as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "[{elapsed_precise}] {wide_bar} {pos}/{len} root moves, {msg}, ETA {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(250));
+    let never = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut total = 0u64;
+    let mut results = Vec::with_capacity(mine.len());
+    for (unit, (uci, m)) in mine {
+        let mut child = pos.clone();
+        child.play_unchecked(*m);
+        // Without a stop request the count always completes.
+        let nodes = engine.count(&child, depth - 1, &never).unwrap_or(0);
+        total += nodes;
+        bar.set_message(format!("{:.0} nodes/s", rate(total, start.elapsed())));
+        bar.inc(1);
+        results.push(UnitResult {
+            unit,
+            id: uci.clone(),
+            fen: fen.clone(),
+            depth,
+            nodes,
+            expected: None,
+        });
+    }
+    bar.finish_and_clear();
+    (run, results)
+}
+
+/// Read a part's report from `path` (`-`: stdin).
+fn read_part(path: &std::path::Path) -> Result<(String, PartReport), CliError> {
+    let name = path.display().to_string();
+    let text = if name == "-" {
+        let mut s = String::new();
+        io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| CliError::Io(format!("cannot read stdin: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| CliError::Io(format!("cannot read {name}: {e}")))?
+    };
+    let report = serde_json::from_str(&text).map_err(|e| {
+        CliError::Mismatch(format!(
+            "{name} is not the --json report of a perft --shard part: {e}"
+        ))
+    })?;
+    Ok((name, report))
+}
+
+/// `--json` output of `perft-merge`.
+#[derive(serde::Serialize)]
+struct MergedReport<'a> {
+    run: &'a RunId,
+    parts: usize,
+    nodes: u64,
+    mismatches: usize,
+    results: &'a [UnitResult],
+}
+
+/// Run `chess960 perft-merge`.
+///
+/// # Errors
+/// A file that cannot be read or is not a part report, and parts that do
+/// not make one whole run (status 1).
+pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
+    let parts = a
+        .files
+        .iter()
+        .map(|p| read_part(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = shard::merge(&parts).map_err(|e| CliError::Mismatch(e.to_string()))?;
+    let differs = |r: &UnitResult| r.expected.is_some_and(|e| e != r.nodes);
+    let mismatches = merged.results.iter().filter(|r| differs(r)).count();
+    let mut out = io::stdout().lock();
+    if a.json {
+        let report = MergedReport {
+            run: &merged.run,
+            parts: merged.parts,
+            nodes: merged.nodes,
+            mismatches,
+            results: &merged.results,
+        };
+        write_json(&mut out, &report)?;
+    } else {
+        match merged.run.kind {
+            RunKind::Suite => {
+                for r in &merged.results {
+                    let (expected, status) = match r.expected {
+                        None => ("-".to_owned(), "unchecked"),
+                        Some(e) if e == r.nodes => (e.to_string(), "ok"),
+                        Some(e) => (e.to_string(), "MISMATCH"),
+                    };
+                    writeln!(
+                        out,
+                        "{} depth {} nodes {} expected {expected} {status} {}",
+                        r.id, r.depth, r.nodes, r.fen
+                    )?;
+                }
+                let checked = merged
+                    .results
+                    .iter()
+                    .filter(|r| r.expected.is_some())
+                    .count();
+                writeln!(
+                    out,
+                    "positions {} checked {checked} mismatches {mismatches} parts {}",
+                    merged.results.len(),
+                    merged.parts
+                )?;
+            }
+            RunKind::RootMoves => {
+                for r in &merged.results {
+                    writeln!(out, "{}: {}", r.id, r.nodes)?;
+                }
+            }
+        }
+        writeln!(out, "Nodes searched: {}", merged.nodes)?;
+        out.flush()?;
+        eprintln!(
+            "info: {} parts, {}, {:.1} s of counting in all ({:.0} nodes/s per part on average)",
+            merged.parts,
+            merged.run,
+            merged.seconds,
+            rate(
+                merged.nodes,
+                Duration::from_secs_f64(merged.seconds.max(0.0))
+            )
+        );
+    }
+    Ok(if mismatches > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,216 @@
+//! `chess960 perft --shard K/N` and `chess960 perft-merge`, through the real
+//! binary: parts of a run merge to the counts of independent reference data,
+//! and parts that do not make one run are refused with status 1 and a
+//! message naming the file.
+//!
+//! The GNU parallel test runs the documented command line; it skips with a
+//! notice when `parallel` is not installed, unless CHESS960_REQUIRE_PARALLEL
+//! is set (as CI sets it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+mod support;
+
+const BIN: &str = env!("CARGO_BIN_EXE_chess960");
+
+/// Sum of perft 5 over the 960 start positions: OEIS A157851.
+const ALL_STARTS_D5: u64 = 4_433_048_830;
+
+fn run(args: &[&str], dir: &Path) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run chess960")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chess960-shard-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Count parts 1..=n of `args` (a perft command without --shard) into
+/// `dir/p<K>.json`.
+fn parts(dir: &Path, args: &[&str], n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let shard = format!("{k}/{n}");
+            let mut all = args.to_vec();
+            all.extend(["--shard", &shard, "--json", "--threads", "1"]);
+            let out = run(&all, dir);
+            assert!(out.status.success(), "part {shard}: {}", text(&out.stderr));
+            let name = format!("p{k}.json");
+            std::fs::write(dir.join(&name), &out.stdout).expect("write part");
+            name
+        })
+        .collect()
+}
+
+fn last_line(out: &Output) -> String {
+    text(&out.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn suite_parts_merge_to_the_reference_counts() {
+    let dir = scratch("suite");
+    let names = parts(&dir, &["perft", "4", "--all"], 3);
+    // Each part holds every third start position.
+    let first: Value = serde_json::from_slice(&std::fs::read(dir.join(&names[0])).expect("read"))
+        .expect("part is JSON");
+    assert_eq!(first["run"]["units"], 960);
+    assert_eq!(first["results"].as_array().map(Vec::len), Some(320));
+    assert_eq!(first["results"][1]["unit"], 3);
+    let mut args = vec!["perft-merge"];
+    // Any order.
+    args.extend(names.iter().rev().map(String::as_str));
+    let out = run(&args, &dir);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let reference: u64 = support::startpos_table().iter().map(|r| r.2[3]).sum();
+    assert_eq!(last_line(&out), format!("Nodes searched: {reference}"));
+    let stdout = text(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.contains(" depth 4 ")).collect();
+    assert_eq!(rows.len(), 960);
+    assert!(rows.iter().all(|l| l.contains(" ok ")), "a count differs");
+    assert!(rows[518].starts_with("518 depth 4 nodes 197281 "));
+    assert!(stdout.contains("positions 960 checked 960 mismatches 0 parts 3"));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn root_move_parts_of_one_position_merge_to_its_count() {
+    let dir = scratch("moves");
+    // perft/chess960_castling.perft, sf-960-1 (RNBQKBNR): depth 5 = 4,865,609.
+    let names = parts(&dir, &["perft", "5", "--idn", "518"], 4);
+    let mut args = vec!["perft-merge"];
+    args.extend(names.iter().map(String::as_str));
+    let out = run(&args, &dir);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(last_line(&out), "Nodes searched: 4865609");
+    let stdout = text(&out.stdout);
+    let moves: Vec<&str> = stdout.lines().filter(|l| l.contains(": ")).collect();
+    // 20 root moves, sorted by their text as in --divide.
+    assert_eq!(moves.len(), 21);
+    assert!(moves[0].starts_with("a2a3: "));
+    let json = run(&[&["perft-merge", "--json"][..], &args[1..]].concat(), &dir);
+    let v: Value = serde_json::from_slice(&json.stdout).expect("merged JSON");
+    assert_eq!(v["nodes"], 4_865_609);
+    assert_eq!(v["run"]["kind"], "root-moves");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn parts_that_do_not_make_one_run_are_refused() {
+    let dir = scratch("bad");
+    let names = parts(&dir, &["perft", "3", "--all"], 3);
+    let other = run(&["perft", "2", "--all", "--shard", "3/3", "--json"], &dir);
+    std::fs::write(dir.join("other.json"), &other.stdout).expect("write");
+    std::fs::write(dir.join("text.json"), "a2a3: 20\nNodes searched: 20\n").expect("write");
+    let cases: [(&[&str], &str); 5] = [
+        (&["p1.json", "p2.json"], "1 of 3 parts missing: 3/3"),
+        (
+            &["p1.json", "p2.json", "p2.json", "p3.json"],
+            "part 2/3 is given twice: p2.json and p2.json",
+        ),
+        (
+            &["p1.json", "p2.json", "other.json"],
+            "other.json is part of another run (depth 2",
+        ),
+        (
+            &["text.json"],
+            "text.json is not the --json report of a perft --shard part",
+        ),
+        (&["nothere.json"], "cannot read nothere.json"),
+    ];
+    assert_eq!(names.len(), 3);
+    for (files, message) in cases {
+        let out = run(&[&["perft-merge"][..], files].concat(), &dir);
+        assert_eq!(out.status.code(), Some(1), "{files:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(message), "{files:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "one stderr line: {err}");
+        assert!(out.stdout.is_empty(), "{files:?}");
+    }
+    // A part whose counts were edited no longer adds up.
+    let mut v: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("p2.json")).expect("read")).expect("JSON");
+    v["results"][0]["nodes"] = Value::from(1);
+    std::fs::write(dir.join("p2.json"), v.to_string()).expect("write");
+    let out = run(&["perft-merge", "p1.json", "p2.json", "p3.json"], &dir);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("p2.json (part 2/3) is damaged"));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_shard_options_are_usage_errors() {
+    let dir = std::env::temp_dir();
+    for (args, message) in [
+        (
+            &["perft", "3", "--all", "--shard", "0/3", "--json"][..],
+            "'0/3': the part must be 1..3",
+        ),
+        (
+            &["perft", "3", "--all", "--shard", "3", "--json"],
+            "'3' is not K/N",
+        ),
+        (&["perft", "3", "--all", "--shard", "1/2"], "--json"),
+        (
+            &[
+                "perft", "3", "--idn", "5", "--shard", "1/2", "--json", "--divide",
+            ],
+            "cannot be used with",
+        ),
+    ] {
+        let out = run(args, &dir);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(message),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// The documented GNU parallel form: four parts of `perft 5 --all` at once,
+/// merged to the published sum.
+#[test]
+fn gnu_parallel_parts_merge_to_the_published_depth_5_sum() {
+    let have = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var_os("CHESS960_REQUIRE_PARALLEL").is_none(),
+            "GNU parallel is required (CHESS960_REQUIRE_PARALLEL) but not installed"
+        );
+        eprintln!("skipped: GNU parallel not installed (apt-get install parallel)");
+        return;
+    }
+    let dir = scratch("parallel");
+    let command = format!(
+        "parallel --will-cite '{BIN}' perft 5 --all --threads 1 --shard {{}}/4 --json '>' part-{{}}.json ::: 1 2 3 4 \
+         && '{BIN}' perft-merge part-*.json"
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .current_dir(&dir)
+        .output()
+        .expect("run sh");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(last_line(&out), format!("Nodes searched: {ALL_STARTS_D5}"));
+    std::fs::remove_dir_all(dir).ok();
+}
