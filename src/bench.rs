@@ -62,14 +62,11 @@ pub fn run(depth: u32) -> Result<(u64, u128), String> {
         // Fresh statistics per position: the bench count must not depend
         // on the order of its positions' predecessors.
         let mut histories = search::Histories::new();
-        let out = search::search(
+        let out = search::Searcher::new(&table, &mut histories, 1).search(
             &pos,
             &[],
             &limits,
-            &table,
-            &mut histories,
             &control,
-            1,
             &mut Silent,
         );
         nodes += out.nodes;

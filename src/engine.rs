@@ -19,7 +19,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use crate::notation::{needs_chess960, parse_fen, parse_uci_move};
 use crate::search::time;
 pub use crate::search::time::Clock;
-use crate::search::{self, tt::Table, Control, Histories, Limits};
+use crate::search::{self, tt::Table, Control, Histories, Limits, Searcher};
 use crate::{eval, perft, startpos, strength};
 
 pub use crate::search::tt::Bound;
@@ -331,14 +331,11 @@ impl Engine {
             let mut h = histories
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let out = search::search(
+            let out = Searcher::new(&table, &mut h, threads).search(
                 &root,
                 &history,
                 &limits,
-                &table,
-                &mut h,
                 &c,
-                threads,
                 &mut *reporter,
             );
             p.store(false, Ordering::SeqCst);

@@ -187,44 +187,65 @@ pub struct Outcome {
     pub depth: u32,
 }
 
-/// Search `root` and return the best move.
+/// The searches of one game: the transposition table and each thread's
+/// move-ordering statistics, which carry over from one move to the next,
+/// and the number of threads.
 ///
-/// `history` holds the Zobrist keys of the game's earlier positions (oldest
-/// first, not including `root`) for repetition detection. With `threads > 1`
-/// helper threads search the same tree (Lazy SMP) and share only the
-/// transposition table; the main thread alone reports and decides.
-/// `histories` (move-ordering statistics, one set per thread) carry over
-/// from the previous search of the game.
-#[allow(clippy::too_many_arguments)]
-pub fn search(
-    root: &Chess,
-    history: &[u64],
-    limits: &Limits,
-    table: &tt::Table,
-    histories: &mut Histories,
-    control: &Control,
+/// With more than one thread, helper threads search the same tree (Lazy
+/// SMP) and share only the table; the main thread alone reports and
+/// decides.
+pub struct Searcher<'a> {
+    table: &'a tt::Table,
+    histories: &'a mut Histories,
     threads: usize,
-    reporter: &mut dyn Reporter,
-) -> Outcome {
-    table.new_search();
-    let helpers_stop = AtomicBool::new(false);
-    let (main_heur, helper_heurs) = histories
-        .for_threads(threads.max(1))
-        .split_first_mut()
-        .expect("at least one thread");
-    std::thread::scope(|scope| {
-        for (i, heur) in helper_heurs.iter_mut().enumerate() {
-            let helpers_stop = &helpers_stop;
-            scope.spawn(move || {
-                let mut w = Worker::new(root, history, limits, table, control, heur, i + 1);
-                w.helper_loop(helpers_stop);
-            });
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher over `table` and `histories` with `threads` threads (at
+    /// least one).
+    pub fn new(table: &'a tt::Table, histories: &'a mut Histories, threads: usize) -> Self {
+        Searcher {
+            table,
+            histories,
+            threads: threads.max(1),
         }
-        let mut main = Worker::new(root, history, limits, table, control, main_heur, 0);
-        let outcome = main.iterative_deepening(reporter);
-        helpers_stop.store(true, Ordering::SeqCst);
-        outcome
-    })
+    }
+
+    /// Search `root` within `limits` and return the best move. `history`
+    /// holds the Zobrist keys of the game's earlier positions (oldest
+    /// first, not including `root`) for repetition detection; `control`
+    /// carries `stop` and `ponderhit` from the caller; every finished
+    /// iteration goes to `reporter`.
+    pub fn search(
+        &mut self,
+        root: &Chess,
+        history: &[u64],
+        limits: &Limits,
+        control: &Control,
+        reporter: &mut dyn Reporter,
+    ) -> Outcome {
+        let table = self.table;
+        table.new_search();
+        let helpers_stop = AtomicBool::new(false);
+        let (main_heur, helper_heurs) = self
+            .histories
+            .for_threads(self.threads)
+            .split_first_mut()
+            .expect("at least one thread");
+        std::thread::scope(|scope| {
+            for (i, heur) in helper_heurs.iter_mut().enumerate() {
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || {
+                    let mut w = Worker::new(root, history, limits, table, control, heur, i + 1);
+                    w.helper_loop(helpers_stop);
+                });
+            }
+            let mut main = Worker::new(root, history, limits, table, control, main_heur, 0);
+            let outcome = main.iterative_deepening(reporter);
+            helpers_stop.store(true, Ordering::SeqCst);
+            outcome
+        })
+    }
 }
 
 #[cfg(test)]
@@ -243,7 +264,8 @@ mod tests {
         let table = tt::Table::new(4);
         let control = Control::new(false);
         let mut h = Histories::new();
-        let out = search(&pos, &[], &limits, &table, &mut h, &control, 1, &mut Silent);
+        let out =
+            Searcher::new(&table, &mut h, 1).search(&pos, &[], &limits, &control, &mut Silent);
         let m = out.best.expect("a move");
         assert!(pos.is_legal(m));
         (m.to_uci(CastlingMode::Chess960).to_string(), out)
@@ -283,7 +305,8 @@ mod tests {
             ..Limits::default()
         };
         let mut h = Histories::new();
-        let out = search(&pos, &[], &limits, &table, &mut h, &control, 1, &mut Silent);
+        let out =
+            Searcher::new(&table, &mut h, 1).search(&pos, &[], &limits, &control, &mut Silent);
         assert!(out.best.is_none());
     }
 

@@ -117,6 +117,8 @@ pub fn piece_to(color: Color, m: Move) -> usize {
 /// opponent's last move and our own move before it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Context {
+    /// The move just played (by the opponent), for the counter-move table.
+    pub previous: Option<Move>,
     /// `piece_to` of the move just played (by the opponent).
     pub prev1: Option<usize>,
     /// `piece_to` of the move before it (by the side to move).
@@ -168,7 +170,6 @@ impl Heuristics {
 
     /// Record a quiet move that caused a beta cutoff, and punish the quiet
     /// moves tried before it.
-    #[allow(clippy::too_many_arguments)]
     pub fn cutoff(
         &mut self,
         color: Color,
@@ -176,7 +177,6 @@ impl Heuristics {
         depth: i32,
         best: Move,
         tried: &[Move],
-        previous: Option<Move>,
         ctx: Context,
     ) {
         if self.killers[ply][0] != Some(best) {
@@ -190,7 +190,7 @@ impl Heuristics {
                 self.reward_quiet(color, m, -bonus, ctx);
             }
         }
-        if let Some(p) = previous {
+        if let Some(p) = ctx.previous {
             let (f, t) = from_to(p);
             self.counter[f][t] = Some(best);
         }

@@ -53,11 +53,36 @@ pub(super) struct Worker<'a> {
     net: &'static Network,
     accs: Vec<Accumulator>,
     aborted: bool,
+    /// A helper thread's own stop signal (raised when the main thread has
+    /// finished); `None` on the main thread.
+    helpers_stop: Option<&'a AtomicBool>,
     /// Set on the main thread while its first iteration runs: a `stop`
     /// (or a limit) that arrives then is obeyed only once that iteration
     /// is done, so every `bestmove` comes from a finished search, never
     /// from the unsorted move list (`go infinite` then `stop` at once).
     finishing_first: bool,
+}
+
+/// A child about to be searched by [`Worker::search_child`].
+struct Child<'p> {
+    /// The child position.
+    pos: &'p Chess,
+    /// The parent's first move: searched with the full window at once.
+    first: bool,
+    /// Late-move reduction of its null-window search.
+    reduction: i32,
+}
+
+/// What a node found, as the table stores it.
+struct NodeResult {
+    /// Depth searched.
+    depth: i32,
+    /// Best score found.
+    score: i32,
+    /// Move of that score, if a move beat the window's alpha or stood pat.
+    best_move: Option<Move>,
+    /// The node's raw static eval (`-INFINITY` in check).
+    static_eval: i32,
 }
 
 /// Late-move reduction table, indexed by depth and move number.
@@ -163,6 +188,7 @@ impl<'a> Worker<'a> {
             net,
             accs: vec![root_acc; MAX_PLY + 2],
             aborted: false,
+            helpers_stop: None,
             finishing_first: false,
         }
     }
@@ -174,14 +200,15 @@ impl<'a> Worker<'a> {
     /// Helper threads (Lazy SMP) search ever deeper until told to stop,
     /// filling the shared table; they start at staggered depths so that
     /// they do not all search the same iteration.
-    pub(super) fn helper_loop(&mut self, helpers_stop: &AtomicBool) {
+    pub(super) fn helper_loop(&mut self, helpers_stop: &'a AtomicBool) {
+        self.helpers_stop = Some(helpers_stop);
         let mut depth = 1 + (self.id % 2) as i32;
         while !helpers_stop.load(Ordering::Relaxed)
             && !self.control.stopped()
             && depth <= self.max_depth() as i32
         {
             self.aborted = false;
-            self.root_search(depth, -INFINITY, INFINITY, Some(helpers_stop));
+            self.root_search(depth, -INFINITY, INFINITY);
             depth += 1;
         }
         self.flush_nodes();
@@ -277,13 +304,13 @@ impl<'a> Worker<'a> {
         reporter: &mut dyn Reporter,
     ) -> i32 {
         if depth < ASPIRATION_MIN_DEPTH || prev.abs() >= MATE_BOUND {
-            return self.root_search(depth, -INFINITY, INFINITY, None);
+            return self.root_search(depth, -INFINITY, INFINITY);
         }
         let mut delta = ASPIRATION_DELTA;
         let mut alpha = (prev - delta).max(-INFINITY);
         let mut beta = (prev + delta).min(INFINITY);
         loop {
-            let score = self.root_search(depth, alpha, beta, None);
+            let score = self.root_search(depth, alpha, beta);
             if self.aborted {
                 return score;
             }
@@ -344,7 +371,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Count a node and check the limits every few nodes.
-    fn tick(&mut self, helpers_stop: Option<&AtomicBool>) -> bool {
+    fn tick(&mut self) -> bool {
         self.nodes += 1;
         self.unflushed += 1;
         if let Some(limit) = self.limits.nodes {
@@ -363,20 +390,15 @@ impl<'a> Worker<'a> {
             }
         }
         if !self.finishing_first
-            && (self.control.stopped() || helpers_stop.is_some_and(|h| h.load(Ordering::Relaxed)))
+            && (self.control.stopped()
+                || self.helpers_stop.is_some_and(|h| h.load(Ordering::Relaxed)))
         {
             self.aborted = true;
         }
         self.aborted
     }
 
-    fn root_search(
-        &mut self,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        helpers_stop: Option<&AtomicBool>,
-    ) -> i32 {
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let root = self.root;
         let original_alpha = alpha;
         let key = self.keys[self.game_len];
@@ -409,8 +431,12 @@ impl<'a> Worker<'a> {
             {
                 r = (lmr(depth, i) - 1).max(0);
             }
-            let score =
-                self.search_child(&child, depth, alpha, beta, 0, i == 0, true, r, helpers_stop);
+            let child = Child {
+                pos: &child,
+                first: i == 0,
+                reduction: r,
+            };
+            let score = self.search_child(child, depth, alpha, beta, 0, true);
             self.pop();
             if self.aborted {
                 break;
@@ -429,7 +455,13 @@ impl<'a> Worker<'a> {
         }
         if !self.aborted && self.excluded.is_empty() && best_move.is_some() {
             // A fail-low (aspiration) result is an upper bound, not exact.
-            self.store_result(key, 0, depth, best, best_move, original_alpha, beta, 0);
+            let result = NodeResult {
+                depth,
+                score: best,
+                best_move,
+                static_eval: 0,
+            };
+            self.store_result(key, 0, result, (original_alpha, beta));
         }
         best
     }
@@ -438,45 +470,25 @@ impl<'a> Worker<'a> {
     /// first move gets the full window; later moves a null window at the
     /// depth reduced by `r`, re-searched at full depth if they beat alpha,
     /// and (in PV nodes) with the full window if they land inside it.
-    #[allow(clippy::too_many_arguments)]
     fn search_child(
         &mut self,
-        child: &Chess,
+        child: Child<'_>,
         depth: i32,
         alpha: i32,
         beta: i32,
         ply: usize,
-        first: bool,
         pv_node: bool,
-        r: i32,
-        helpers_stop: Option<&AtomicBool>,
     ) -> i32 {
-        let next = ply + 1;
-        if first {
-            return -self.negamax(child, depth - 1, -beta, -alpha, next, pv_node, helpers_stop);
+        let (next, r, pos) = (ply + 1, child.reduction, child.pos);
+        if child.first {
+            return -self.negamax(pos, depth - 1, -beta, -alpha, next, pv_node);
         }
-        let mut score = -self.negamax(
-            child,
-            depth - 1 - r,
-            -alpha - 1,
-            -alpha,
-            next,
-            false,
-            helpers_stop,
-        );
+        let mut score = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, next, false);
         if score > alpha && r > 0 {
-            score = -self.negamax(
-                child,
-                depth - 1,
-                -alpha - 1,
-                -alpha,
-                next,
-                false,
-                helpers_stop,
-            );
+            score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, next, false);
         }
         if pv_node && score > alpha && score < beta {
-            score = -self.negamax(child, depth - 1, -beta, -alpha, next, true, helpers_stop);
+            score = -self.negamax(pos, depth - 1, -beta, -alpha, next, true);
         }
         score
     }
@@ -584,20 +596,19 @@ impl<'a> Worker<'a> {
         } else {
             None
         };
-        Context { prev1, prev2 }
+        Context {
+            previous: self.played[ply],
+            prev1,
+            prev2,
+        }
     }
 
     /// What every searched node does first: reset its PV, count itself
     /// (polling the limits), and stop at the ply limit. `Some(score)` ends
     /// the node at once (0 after an abort, the static eval at the limit).
-    fn enter_node(
-        &mut self,
-        pos: &Chess,
-        ply: usize,
-        helpers_stop: Option<&AtomicBool>,
-    ) -> Option<i32> {
+    fn enter_node(&mut self, pos: &Chess, ply: usize) -> Option<i32> {
         self.pv[ply].clear();
-        if self.tick(helpers_stop) {
+        if self.tick() {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
@@ -625,43 +636,33 @@ impl<'a> Worker<'a> {
         cut.then_some(score)
     }
 
-    /// Store a node's result with the bound its window gives it. A static
-    /// eval of `-INFINITY` (in check) is stored as 0.
-    #[allow(clippy::too_many_arguments)]
-    fn store_result(
-        &self,
-        key: u64,
-        ply: usize,
-        depth: i32,
-        best: i32,
-        best_move: Option<Move>,
-        original_alpha: i32,
-        beta: i32,
-        static_eval: i32,
-    ) {
-        let bound = if best >= beta {
+    /// Store a node's result with the bound its window (the alpha it was
+    /// entered with, and beta) gives it. A static eval of `-INFINITY` (in
+    /// check) is stored as 0.
+    fn store_result(&self, key: u64, ply: usize, r: NodeResult, window: (i32, i32)) {
+        let (original_alpha, beta) = window;
+        let bound = if r.score >= beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if r.score > original_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        let stored_eval = if static_eval == -INFINITY {
+        let stored_eval = if r.static_eval == -INFINITY {
             0
         } else {
-            static_eval
+            r.static_eval
         };
         self.table.store(
             key,
-            best_move.map_or(0, pack_move),
-            to_tt(best, ply),
+            r.best_move.map_or(0, pack_move),
+            to_tt(r.score, ply),
             stored_eval,
-            depth,
+            r.depth,
             bound,
         );
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Chess,
@@ -670,9 +671,8 @@ impl<'a> Worker<'a> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
-        helpers_stop: Option<&AtomicBool>,
     ) -> i32 {
-        if let Some(score) = self.enter_node(pos, ply, helpers_stop) {
+        if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
         // Draws: repetition, fifty moves, dead material.
@@ -696,7 +696,7 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, helpers_stop);
+            return self.quiescence(pos, alpha, beta, ply);
         }
         let key = self.keys[self.keys.len() - 1];
         // A singular-extension search of this node leaves one move out: its
@@ -740,15 +740,8 @@ impl<'a> Worker<'a> {
                     self.played[ply + 1] = None;
                     let (done, next) = self.accs.split_at_mut(ply + 1);
                     next[0].clone_from(&done[ply]);
-                    let score = -self.negamax(
-                        &null,
-                        depth - 1 - r,
-                        -beta,
-                        -beta + 1,
-                        ply + 1,
-                        false,
-                        helpers_stop,
-                    );
+                    let score =
+                        -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                     self.keys.pop();
                     if self.aborted {
                         return 0;
@@ -790,7 +783,6 @@ impl<'a> Worker<'a> {
                     singular_beta,
                     ply,
                     false,
-                    helpers_stop,
                 );
                 self.singular_skip[ply] = None;
                 if self.aborted {
@@ -888,17 +880,12 @@ impl<'a> Worker<'a> {
                 r = r.clamp(0, depth - 2);
             }
             let extension = i32::from(singular == Some(m));
-            let score = self.search_child(
-                &child,
-                depth + extension,
-                alpha,
-                beta,
-                ply,
-                i == 0,
-                pv_node,
-                r,
-                helpers_stop,
-            );
+            let child = Child {
+                pos: &child,
+                first: i == 0,
+                reduction: r,
+            };
+            let score = self.search_child(child, depth + extension, alpha, beta, ply, pv_node);
             self.pop();
             if self.aborted {
                 return 0;
@@ -913,9 +900,8 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            let prev = self.played[ply];
                             self.heur
-                                .cutoff(pos.turn(), ply, depth, m, &quiets_tried, prev, ctx);
+                                .cutoff(pos.turn(), ply, depth, m, &quiets_tried, ctx);
                         }
                         self.heur
                             .capture_cutoff(pos.turn(), depth, m, &captures_tried);
@@ -949,16 +935,13 @@ impl<'a> Worker<'a> {
         {
             self.heur.correction.update(pos, depth, best, raw_eval);
         }
-        self.store_result(
-            key,
-            ply,
+        let result = NodeResult {
             depth,
-            best,
+            score: best,
             best_move,
-            original_alpha,
-            beta,
-            raw_eval,
-        );
+            static_eval: raw_eval,
+        };
+        self.store_result(key, ply, result, (original_alpha, beta));
         best
     }
 
@@ -982,15 +965,8 @@ impl<'a> Worker<'a> {
         (raw, corrected)
     }
 
-    fn quiescence(
-        &mut self,
-        pos: &Chess,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        helpers_stop: Option<&AtomicBool>,
-    ) -> i32 {
-        if let Some(score) = self.enter_node(pos, ply, helpers_stop) {
+    fn quiescence(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
         if pos.is_insufficient_material() {
@@ -1067,7 +1043,7 @@ impl<'a> Worker<'a> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.push(pos, &child, m, ply);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, helpers_stop);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
             if self.aborted {
                 return 0;
@@ -1083,7 +1059,13 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        self.store_result(key, ply, 0, best, best_move, original_alpha, beta, raw_eval);
+        let result = NodeResult {
+            depth: 0,
+            score: best,
+            best_move,
+            static_eval: raw_eval,
+        };
+        self.store_result(key, ply, result, (original_alpha, beta));
         best
     }
 }
