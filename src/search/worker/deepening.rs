@@ -1,0 +1,181 @@
+//! The iteration driver: iterative deepening with aspiration windows on
+//! the main thread, the helpers' loop (Lazy SMP), when to stop between
+//! iterations, and the reports of finished iterations.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::Worker;
+use crate::search::params::*;
+use crate::search::tt::Bound;
+use crate::search::{Outcome, Report, Reporter, Score, INFINITY, MATE, MATE_BOUND};
+
+impl<'a> Worker<'a> {
+    /// Helper threads (Lazy SMP) search ever deeper until told to stop,
+    /// filling the shared table; they start at staggered depths so that
+    /// they do not all search the same iteration.
+    pub(in crate::search) fn helper_loop(&mut self, helpers_stop: &'a AtomicBool) {
+        self.helpers_stop = Some(helpers_stop);
+        let mut depth = 1 + (self.id % 2) as i32;
+        while !helpers_stop.load(Ordering::Relaxed)
+            && !self.control.stopped()
+            && depth <= self.max_depth() as i32
+        {
+            self.aborted = false;
+            self.root_search(depth, -INFINITY, INFINITY);
+            depth += 1;
+        }
+        self.flush_nodes();
+    }
+
+    pub(in crate::search) fn iterative_deepening(
+        &mut self,
+        reporter: &mut dyn Reporter,
+    ) -> Outcome {
+        let mut outcome = Outcome {
+            best: self.root_moves.first().copied(),
+            ..Outcome::default()
+        };
+        if self.root_moves.is_empty() {
+            self.wait_for_release();
+            return outcome;
+        }
+        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let mut prev_score = 0;
+        let mut stable = 0u32;
+        let mut score_drop = 0;
+        'deepening: for depth in 1..=self.max_depth() {
+            self.excluded.clear();
+            for line in 1..=multipv {
+                self.seldepth = 0;
+                self.finishing_first = self.id == 0 && depth == 1 && line == 1;
+                let score = self.aspiration(depth as i32, prev_score, line, reporter);
+                self.finishing_first = false;
+                if self.aborted {
+                    break 'deepening;
+                }
+                let best = self.pv[0].first().copied();
+                if line == 1 {
+                    if depth > 1 {
+                        stable = if best == outcome.best { stable + 1 } else { 0 };
+                        score_drop = prev_score - score;
+                    }
+                    prev_score = score;
+                    outcome.best = best.or(outcome.best);
+                    outcome.ponder = self.pv[0].get(1).copied();
+                    outcome.score = score;
+                    outcome.depth = depth;
+                }
+                if let Some(b) = best {
+                    self.excluded.push(b);
+                }
+                self.report(depth, line, score, None, reporter);
+            }
+            if self.should_stop_after_iteration(prev_score, stable, score_drop) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        outcome.nodes = self.control.nodes();
+        // A pondering or infinite search must not answer before it is told.
+        self.wait_for_release();
+        outcome
+    }
+
+    fn wait_for_release(&self) {
+        while self.control.hold.load(Ordering::SeqCst) && !self.control.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    fn should_stop_after_iteration(&self, score: i32, stable: u32, score_drop: i32) -> bool {
+        if self.control.stopped() {
+            return true;
+        }
+        if let Some(mate) = self.limits.mate {
+            if score >= MATE - 2 * mate as i32 {
+                return true;
+            }
+        }
+        if self.control.hold.load(Ordering::Relaxed) {
+            return false;
+        }
+        if let Some(soft) = self.limits.soft {
+            let mut target = soft.mul_f64(crate::search::time::soft_scale(stable, score_drop));
+            if let Some(hard) = self.limits.hard {
+                target = target.min(hard);
+            }
+            if self.control.elapsed() >= target {
+                return true;
+            }
+        }
+        // Only one legal move: no need to think (unless analysing).
+        self.root_moves.len() == 1 && (self.limits.soft.is_some() || self.limits.hard.is_some())
+    }
+
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        prev: i32,
+        line: usize,
+        reporter: &mut dyn Reporter,
+    ) -> i32 {
+        if depth < ASPIRATION_MIN_DEPTH || prev.abs() >= MATE_BOUND {
+            return self.root_search(depth, -INFINITY, INFINITY);
+        }
+        let mut delta = ASPIRATION_DELTA;
+        let mut alpha = (prev - delta).max(-INFINITY);
+        let mut beta = (prev + delta).min(INFINITY);
+        loop {
+            let score = self.root_search(depth, alpha, beta);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                self.report(depth as u32, line, score, Some(Bound::Upper), reporter);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                self.report(depth as u32, line, score, Some(Bound::Lower), reporter);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > ASPIRATION_FULL_WIDTH {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn report(
+        &self,
+        depth: u32,
+        line: usize,
+        score: i32,
+        bound: Option<Bound>,
+        reporter: &mut dyn Reporter,
+    ) {
+        // Time-heavy lines only once a second into long searches? No: GUIs
+        // expect one line per iteration; fail-high/low lines only after 1 s.
+        if bound.is_some() && self.control.elapsed().as_millis() < 1000 {
+            return;
+        }
+        let pv = if bound.is_some() {
+            self.pv[0].iter().take(1).copied().collect()
+        } else {
+            self.pv[0].clone()
+        };
+        reporter.report(&Report {
+            depth,
+            seldepth: self.seldepth as u32,
+            multipv: line,
+            score: Score::from_internal(score),
+            bound,
+            nodes: self.control.nodes() + self.unflushed,
+            time: self.control.elapsed(),
+            hashfull: self.table.hashfull(),
+            pv,
+        });
+    }
+}
