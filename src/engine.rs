@@ -72,8 +72,8 @@ pub struct Evaluation {
 /// Evaluate `pos` statically.
 pub fn evaluate(pos: &Chess) -> Evaluation {
     Evaluation {
-        total_cp: eval::nnue::evaluate(pos),
-        hand_made_cp: eval::evaluate(pos),
+        total_cp: eval::evaluate(pos),
+        hand_made_cp: eval::handmade::evaluate(pos),
     }
 }
 

@@ -27,7 +27,7 @@
 
 use std::sync::OnceLock;
 
-use shakmaty::{Board, Chess, Color, Piece, Position, Role};
+use shakmaty::{Board, Color, Piece, Role};
 
 /// Hidden neurons per accumulator.
 pub const HIDDEN: usize = 128;
@@ -205,7 +205,7 @@ impl Network {
     }
 
     /// True if the network's output is a correction to be added to the
-    /// hand-made evaluation ([`super::evaluate`]) rather than a whole
+    /// hand-made evaluation ([`super::handmade::evaluate`]) rather than a whole
     /// evaluation: trained that way, the network only has to learn what
     /// the linear terms miss, and material the training positions rarely
     /// show is still valued by the terms.
@@ -360,22 +360,11 @@ pub fn network() -> &'static Network {
     })
 }
 
-/// Network evaluation of `pos` for the side to move, summed from scratch
-/// (the search updates its accumulators instead).
-pub fn evaluate(pos: &Chess) -> i32 {
-    let net = network();
-    let own = net.evaluate(&net.refresh(pos.board()), pos.turn());
-    if net.residual() {
-        own + super::evaluate(pos)
-    } else {
-        own
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
+    use shakmaty::{Chess, Position};
     use shakmaty::CastlingMode;
 
     #[test]
@@ -470,7 +459,11 @@ mod tests {
                 .expect("fen")
                 .into_position(CastlingMode::Chess960)
                 .expect("legal");
-            assert_eq!(evaluate(&pa), evaluate(&pb), "{a} vs {b}");
+            assert_eq!(
+                crate::eval::evaluate(&pa),
+                crate::eval::evaluate(&pb),
+                "{a} vs {b}"
+            );
         }
     }
 

@@ -5,13 +5,11 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::correction::Correction;
 use super::MAX_PLY;
+use crate::eval::PIECE_VALUE;
 
-/// Piece values used by SEE and MVV-LVA (pawn..king; the king is "priceless"
-/// so that capturing into a defended square with it never looks good).
-const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
-
+/// The exchange value of `role` ([`PIECE_VALUE`]).
 fn value(role: Role) -> i32 {
-    SEE_VALUE[role as usize - 1]
+    PIECE_VALUE[role as usize - 1]
 }
 
 /// Static exchange evaluation: the material balance of the capture sequence

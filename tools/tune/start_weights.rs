@@ -1,7 +1,7 @@
 //! Evaluation weights, indexed by the constants in [`super::params`].
 //!
 //! Hand-set starting values (the evaluation before tuning), the starting
-//! point of the committed tuning run: copy over src/eval/weights.rs to
+//! point of the committed tuning run: copy over src/eval/handmade/weights.rs to
 //! rerun it (see tools/tune/README.md).
 
 use super::params::{NUM_PARAMS, S};

@@ -183,8 +183,7 @@ impl Worker<'_> {
                         + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                     self.keys.push(hash(&null));
                     self.played[ply + 1] = None;
-                    let (done, next) = self.accs.split_at_mut(ply + 1);
-                    next[0].clone_from(&done[ply]);
+                    self.eval.push_null(ply);
                     let score =
                         -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                     self.keys.pop();

@@ -24,7 +24,7 @@ use super::params::*;
 use super::tt::{pack_move, Bound, Entry, Table};
 use super::{Control, Limits, INFINITY, MATE_BOUND};
 use super::{MAX_DEPTH, MAX_PLY};
-use crate::eval::nnue::{network, Accumulator, Network};
+use crate::eval::PathEval;
 
 /// Move-ordering scores of one node, parallel to its move list.
 type Scores = ArrayVec<i32, 256>;
@@ -58,10 +58,8 @@ pub(super) struct Worker<'a> {
     excluded: Vec<Move>,
     /// The move a singular-extension search at each ply leaves out.
     singular_skip: Vec<Option<Move>>,
-    /// The evaluation network and its accumulators for each ply of the
-    /// current path, updated as moves are made.
-    net: &'static Network,
-    accs: Vec<Accumulator>,
+    /// The evaluation along the current path, updated as moves are made.
+    eval: PathEval,
     aborted: bool,
     /// A helper thread's own stop signal (raised when the main thread has
     /// finished); `None` on the main thread.
@@ -175,8 +173,6 @@ impl<'a> Worker<'a> {
                 .filter(|m| limits.searchmoves.contains(m))
                 .collect()
         };
-        let net = network();
-        let root_acc = net.refresh(root.board());
         Worker {
             root,
             limits,
@@ -195,8 +191,7 @@ impl<'a> Worker<'a> {
             root_moves,
             excluded: Vec::new(),
             singular_skip: vec![None; MAX_PLY + 2],
-            net,
-            accs: vec![root_acc; MAX_PLY + 2],
+            eval: PathEval::new(root.board(), MAX_PLY + 2),
             aborted: false,
             helpers_stop: None,
             finishing_first: false,
@@ -254,20 +249,12 @@ impl<'a> Worker<'a> {
         self.table.prefetch(child_key);
         self.keys.push(child_key);
         self.played[ply + 1] = Some(m);
-        let (done, next) = self.accs.split_at_mut(ply + 1);
-        self.net
-            .update(&done[ply], parent.board(), child.board(), &mut next[0]);
+        self.eval.push(ply, parent.board(), child.board());
     }
 
-    /// The network's evaluation of `pos`, the position at `ply` of the
-    /// current path.
+    /// The evaluation of `pos`, the position at `ply` of the current path.
     fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
-        let own = self.net.evaluate(&self.accs[ply], pos.turn());
-        if self.net.residual() {
-            own + crate::eval::evaluate(pos)
-        } else {
-            own
-        }
+        self.eval.evaluate(pos, ply)
     }
 
     fn pop(&mut self) {

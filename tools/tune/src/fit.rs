@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use chess960::eval::params::{self, NUM_PARAMS, S};
-use chess960::eval::weights::WEIGHTS;
+use chess960::eval::handmade::params::{self, NUM_PARAMS, S};
+use chess960::eval::handmade::weights::WEIGHTS;
 
 use crate::data::{load, Sample};
 
@@ -38,11 +38,11 @@ pub struct FitArgs {
     /// Use this K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
-    /// Parameter groups (see `src/eval/params.rs`) to keep fixed, comma-separated;
+    /// Parameter groups (see `src/eval/handmade/params.rs`) to keep fixed, comma-separated;
     /// a prefix such as `psqt` or `mobility` names all its groups.
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
-    /// Write the rounded weights to this Rust file (e.g. src/eval/weights.rs).
+    /// Write the rounded weights to this Rust file (e.g. src/eval/handmade/weights.rs).
     #[arg(long)]
     pub write: Option<PathBuf>,
 }

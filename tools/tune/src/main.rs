@@ -11,7 +11,7 @@
 //!   squared error between `sigmoid(K * eval)` and each position's label
 //!   (a blend of the game result and a Stockfish score) with Adam on the
 //!   linear feature traces from `chess960::eval::trace`, and can write the
-//!   rounded weights to `src/eval/weights.rs`.
+//!   rounded weights to `src/eval/handmade/weights.rs`.
 //!
 //! The data pipeline (games, extraction, labels) lives in `tools/tune/`;
 //! its README documents the method and the commands.

@@ -120,7 +120,7 @@ fn load(path: &Path, label_scale: f32, residual: bool) -> Result<(Data, Data), S
         let stm_cp = if white { cp } else { -cp } * label_scale;
         set.targets.push(sigmoid(stm_cp / SCALE));
         set.bases.push(if residual {
-            chess960::eval::evaluate(&pos) as f32 / SCALE
+            chess960::eval::handmade::evaluate(&pos) as f32 / SCALE
         } else {
             0.0
         });

@@ -6,7 +6,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
-use chess960::eval::{evaluate, PIECE_VALUE};
+use chess960::eval::handmade::evaluate;
+use chess960::eval::PIECE_VALUE;
 use chess960::notation::{parse_fen, shredder_fen};
 use shakmaty::{Chess, Move, Position};
 

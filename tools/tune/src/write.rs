@@ -1,9 +1,9 @@
-//! Writing the tuned weights as the Rust source `src/eval/weights.rs`.
+//! Writing the tuned weights as the Rust source `src/eval/handmade/weights.rs`.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use chess960::eval::params::{GROUPS, S};
+use chess960::eval::handmade::params::{GROUPS, S};
 
 /// How the weights were obtained, recorded in the file's header.
 pub struct Summary {
@@ -90,7 +90,7 @@ pub fn weights_file(path: &Path, weights: &[S], s: &Summary) -> Result<(), Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chess960::eval::weights::WEIGHTS;
+    use chess960::eval::handmade::weights::WEIGHTS;
 
     #[test]
     fn rendered_file_lists_every_weight_in_order() {
