@@ -5,15 +5,15 @@
 //! lines OpenBench's client reads: `Nodes searched: N` and
 //! `Nodes/second: N`.
 
-use std::io::Write;
-use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::notation::parse_fen;
+use crate::notation::{parse_fen, FenError};
 use crate::search::{self, tt::Table, Control, Limits, Silent};
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 11;
+/// Deepest bench depth accepted (depth 30 already takes hours).
+pub const MAX_DEPTH: u32 = 30;
 /// Hash size used by bench (MB).
 const BENCH_HASH_MB: usize = 16;
 
@@ -47,11 +47,11 @@ pub const POSITIONS: &[&str] = &[
 ///
 /// # Errors
 /// A bench position fails to parse (a bug in this file).
-pub fn run(depth: u32) -> Result<(u64, u128), String> {
+pub fn run(depth: u32) -> Result<(u64, u128), FenError> {
     let start = Instant::now();
     let mut nodes = 0;
     for fen in POSITIONS {
-        let pos = parse_fen(fen).map_err(|e| e.to_string())?;
+        let pos = parse_fen(fen)?;
         let table = Table::new(BENCH_HASH_MB);
         let control = Control::new(false);
         let limits = Limits {
@@ -72,28 +72,6 @@ pub fn run(depth: u32) -> Result<(u64, u128), String> {
         nodes += out.nodes;
     }
     Ok((nodes, start.elapsed().as_millis()))
-}
-
-/// Run `chess960 bench [DEPTH]`.
-///
-/// # Errors
-/// A message for a depth outside 1..=30.
-pub fn run_cli(depth: Option<u32>) -> Result<ExitCode, String> {
-    let depth = depth.unwrap_or(DEFAULT_DEPTH);
-    if !(1..=30).contains(&depth) {
-        return Err(format!(
-            "bench depth {depth} out of range: valid depths are 1..30"
-        ));
-    }
-    let (nodes, ms) = run(depth)?;
-    let nps = (u128::from(nodes) * 1000).checked_div(ms).unwrap_or(0);
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "Positions: {}", POSITIONS.len());
-    let _ = writeln!(out, "Depth: {depth}");
-    let _ = writeln!(out, "Time (ms): {ms}");
-    let _ = writeln!(out, "Nodes searched: {nodes}");
-    let _ = writeln!(out, "Nodes/second: {nps}");
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

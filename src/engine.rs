@@ -17,6 +17,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use crate::notation::{needs_chess960, parse_fen, parse_uci_move};
+pub use crate::notation::{FenError, MoveError};
 use crate::search::time;
 pub use crate::search::time::Clock;
 use crate::search::{self, tt::Table, Control, Histories, Limits, Searcher};
@@ -117,17 +118,17 @@ impl Game {
     /// A game from a FEN (plain, X-FEN or Shredder-FEN).
     ///
     /// # Errors
-    /// The FEN error message.
-    pub fn from_fen(fen: &str) -> Result<Game, String> {
-        let pos = parse_fen(fen).map_err(|e| e.to_string())?;
-        Ok(Game::new(pos, None))
+    /// The [`FenError`] naming what is wrong with the FEN.
+    pub fn from_fen(fen: &str) -> Result<Game, FenError> {
+        Ok(Game::new(parse_fen(fen)?, None))
     }
 
     /// Play a move given in UCI notation (either castling encoding).
     ///
     /// # Errors
-    /// A message naming the move if it is not legal; the game is unchanged.
-    pub fn play_uci(&mut self, text: &str) -> Result<(), String> {
+    /// A [`MoveError`] naming the move if it is not legal; the game is
+    /// unchanged.
+    pub fn play_uci(&mut self, text: &str) -> Result<(), MoveError> {
         let m = parse_uci_move(&self.position, text)?;
         self.keys.push(
             self.position
@@ -212,6 +213,21 @@ enum JobKind {
 /// Callback receiving the final result of a search (prints `bestmove`).
 pub type OnDone = Box<dyn FnOnce(Outcome) + Send>;
 
+/// A `Hash` size the machine does not have room for; the table is left as
+/// it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "Hash {asked} MB refused: only about {available} MB of memory is available; keeping {kept} MB"
+)]
+pub struct HashRefused {
+    /// Size asked for, MB.
+    pub asked: usize,
+    /// Memory available to the table (free memory plus the current table), MB.
+    pub available: u64,
+    /// Size kept, MB.
+    pub kept: usize,
+}
+
 /// The engine: owns the transposition table and the worker thread.
 pub struct Engine {
     /// Seeds for the move choice of a limited strength.
@@ -244,7 +260,7 @@ impl Engine {
     /// machine is accepted (the zeroed allocation is lazy) and the process
     /// is killed by the OOM killer later, when `Clear Hash`/`ucinewgame`
     /// writes every slot or the search fills the table.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), HashRefused> {
         self.wait();
         if mb == self.hash_mb {
             return Ok(());
@@ -252,11 +268,11 @@ impl Engine {
         if let Some(avail) = available_memory_mb() {
             let usable = avail.saturating_add(self.hash_mb as u64);
             if mb as u64 > usable {
-                return Err(format!(
-                    "Hash {mb} MB refused: only about {usable} MB of memory is available; \
-                     keeping {} MB",
-                    self.hash_mb
-                ));
+                return Err(HashRefused {
+                    asked: mb,
+                    available: usable,
+                    kept: self.hash_mb,
+                });
             }
         }
         // Drop the old table before allocating the new one so that peak

@@ -37,7 +37,8 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
             reason: format!("expected 4 to 6 fields, found {}", fields.len()),
         });
     }
-    if let Err(reason) = check_board_field(fields[0]) {
+    if let Err(e) = check_board_field(fields[0]) {
+        let reason = e.to_string();
         return Err(FenError::Syntax { fen, reason });
     }
     let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| FenError::Syntax {
@@ -63,20 +64,61 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
         })
 }
 
+/// Why the board field of a FEN is not eight ranks of eight squares.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// Not 8 ranks.
+    #[error("the board has {0} ranks separated by '/', a FEN board has 8")]
+    Ranks(usize),
+    /// A character that is neither a piece letter nor a digit.
+    #[error("rank {number} ('{text}') has '{found}', which is not a piece letter or a digit 1-8")]
+    Character {
+        /// Rank number, 8 first as in the FEN.
+        number: usize,
+        /// The rank's text.
+        text: String,
+        /// The character.
+        found: char,
+    },
+    /// A rank of more or fewer than 8 squares.
+    #[error("rank {number} ('{text}') covers {squares} squares, a rank has 8")]
+    Width {
+        /// Rank number.
+        number: usize,
+        /// The rank's text.
+        text: String,
+        /// Squares it covers.
+        squares: u32,
+    },
+}
+
+/// Why a move given in UCI notation cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Not UCI move syntax at all.
+    #[error("'{0}' is not a UCI move")]
+    NotUci(String),
+    /// Well formed, not legal here.
+    #[error("illegal move '{text}' in {fen}")]
+    Illegal {
+        /// The move as given.
+        text: String,
+        /// The position, Shredder-FEN.
+        fen: String,
+    },
+}
+
 /// Check the board field of a FEN the way a person reads it: eight ranks,
 /// eight squares each, piece letters and digits only. shakmaty's reader
 /// would call a ninth rank a crazyhouse pocket.
 ///
 /// # Errors
-/// A message naming the culprit: how many ranks, which rank is too wide or
-/// short, which character is not a piece.
-pub fn check_board_field(board: &str) -> Result<(), String> {
+/// A [`BoardError`] naming the culprit: how many ranks, which rank is too
+/// wide or short, which character is not a piece.
+pub fn check_board_field(board: &str) -> Result<(), BoardError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return Err(format!(
-            "the board has {} ranks separated by '/', a FEN board has 8",
-            ranks.len()
-        ));
+        return Err(BoardError::Ranks(ranks.len()));
     }
     for (i, rank) in ranks.iter().enumerate() {
         let number = 8 - i;
@@ -87,13 +129,21 @@ pub fn check_board_field(board: &str) -> Result<(), String> {
                 _ if "pnbrqkPNBRQK".contains(c) => squares += 1,
                 // shakmaty's promoted-piece marker (crazyhouse).
                 '~' => {}
-                _ => return Err(format!("rank {number} ('{rank}') has '{c}', which is not a piece letter or a digit 1-8")),
+                _ => {
+                    return Err(BoardError::Character {
+                        number,
+                        text: (*rank).to_owned(),
+                        found: c,
+                    })
+                }
             }
         }
         if squares != 8 {
-            return Err(format!(
-                "rank {number} ('{rank}') covers {squares} squares, a rank has 8"
-            ));
+            return Err(BoardError::Width {
+                number,
+                text: (*rank).to_owned(),
+                squares,
+            });
         }
     }
     Ok(())
@@ -223,11 +273,11 @@ pub fn diagram(board: &shakmaty::Board) -> String {
 /// from hand-written square arithmetic.
 ///
 /// # Errors
-/// A message naming the move when it is not UCI syntax or not legal.
-pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, String> {
+/// A [`MoveError`] naming the move when it is not UCI syntax or not legal.
+pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
     let uci: UciMove = text
         .parse()
-        .map_err(|_| format!("'{text}' is not a UCI move"))?;
+        .map_err(|_| MoveError::NotUci(text.to_owned()))?;
     if let Ok(m) = uci.to_move(pos) {
         return Ok(m);
     }
@@ -252,7 +302,10 @@ pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, String> {
             }
         }
     }
-    Err(format!("illegal move '{text}' in {}", shredder_fen(pos)))
+    Err(MoveError::Illegal {
+        text: text.to_owned(),
+        fen: shredder_fen(pos),
+    })
 }
 
 /// Write a move in UCI notation: castling as king-takes-rook when
@@ -307,8 +360,14 @@ mod tests {
     #[test]
     fn illegal_moves_are_named() {
         let pos = parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-        assert!(parse_uci_move(&pos, "e1e3").unwrap_err().contains("e1e3"));
-        assert!(parse_uci_move(&pos, "zz").unwrap_err().contains("zz"));
+        assert!(matches!(
+            parse_uci_move(&pos, "e1e3"),
+            Err(MoveError::Illegal { text, .. }) if text == "e1e3"
+        ));
+        assert_eq!(
+            parse_uci_move(&pos, "zz"),
+            Err(MoveError::NotUci("zz".into()))
+        );
     }
 
     #[test]

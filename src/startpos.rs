@@ -503,7 +503,7 @@ fn parse_fen(fields: &[&str], family: Family) -> Result<DfrcStart, StartError> {
         fen: fen.clone(),
         reason,
     };
-    notation::check_board_field(fields[0]).map_err(&bad)?;
+    notation::check_board_field(fields[0]).map_err(|e| bad(e.to_string()))?;
     let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| bad(e.to_string()))?;
     let setup = parsed.into_setup();
     if setup.pockets.is_some() || setup.remaining_checks.is_some() || setup.promoted.any() {

@@ -4,6 +4,7 @@
 //! `Result<ExitCode, CliError>` so that `main` prints exactly one line on
 //! stderr and exits with status 2 for bad input, as scripts expect.
 
+mod bench_cmd;
 mod perft_cmd;
 mod perft_shard;
 mod positions;
@@ -245,7 +246,8 @@ pub enum EngineFen {
 /// `chess960 bench [DEPTH]`
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Search depth per position.
+    /// Search depth per position, 1..30 (default 11).
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=crate::bench::MAX_DEPTH as i64))]
     pub depth: Option<u32>,
 }
 
@@ -340,7 +342,7 @@ pub fn main() -> ExitCode {
         Some(Command::Openings(a)) => positions::openings(&a),
         Some(Command::Perft(a)) => perft_cmd::perft(&a),
         Some(Command::PerftMerge(a)) => perft_shard::merge(&a),
-        Some(Command::Bench(a)) => crate::bench::run_cli(a.depth).map_err(CliError::Usage),
+        Some(Command::Bench(a)) => bench_cmd::bench(a.depth),
         Some(Command::Roll(a)) => procedures_cmd::roll(&a),
         Some(Command::Analyze(a)) => procedures_cmd::analyze(&a),
     };

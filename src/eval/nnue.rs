@@ -364,8 +364,8 @@ pub fn network() -> &'static Network {
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
-    use shakmaty::{Chess, Position};
     use shakmaty::CastlingMode;
+    use shakmaty::{Chess, Position};
 
     #[test]
     fn built_in_network_loads() {

@@ -107,7 +107,7 @@ impl Checker<'_> {
             }
             let mv = parse_uci_move(&pos, m).map_err(|e| ClientError::Unexpected {
                 command: String::new(),
-                line: e,
+                line: e.to_string(),
                 doing: "replaying our own move".into(),
             })?;
             pos.play_unchecked(mv);

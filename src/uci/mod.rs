@@ -192,7 +192,7 @@ impl Session {
         match &change {
             Change::Hash(mb) => {
                 if let Err(e) = self.engine.set_hash(*mb) {
-                    self.error(&e);
+                    self.error(&e.to_string());
                     return;
                 }
             }
@@ -213,7 +213,7 @@ impl Session {
     fn build_game(&mut self, p: &PositionCommand) -> Result<Game, String> {
         let mut game = match &p.start {
             StartSpec::StartPos => Game::new(Chess::default(), Some(startpos::STANDARD)),
-            StartSpec::Fen(fen) => Game::from_fen(fen)?,
+            StartSpec::Fen(fen) => Game::from_fen(fen).map_err(|e| e.to_string())?,
             StartSpec::Start960(n) => {
                 let pos = startpos::position(*n).map_err(|e| e.to_string())?;
                 Game::new(pos, Some(*n))
