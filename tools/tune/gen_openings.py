@@ -6,12 +6,30 @@ equally likely), followed by PLIES uniformly random legal moves, so that
 deterministic fixed-node self-play still yields distinct games. Positions
 where the game is already over are redrawn.
 
-usage: gen_openings.py OUT.epd --count N --plies P --seed S
+With --dfrc-share F about that share of the openings start from a Double
+Fischer Random position instead (each side its own random back rank of the
+960, castling rights for both sides' rooks).
+
+usage: gen_openings.py OUT.epd --count N --plies P --seed S [--dfrc-share F]
 """
 import argparse
 import random
 
 import chess
+
+
+def dfrc_start(white, black):
+    """The Double Fischer Random start with White's back rank of Chess960
+    start `white` and Black's of start `black`."""
+    w = chess.Board.from_chess960_pos(white)
+    b = chess.Board.from_chess960_pos(black)
+    board = w.copy()
+    for f in range(8):
+        board.set_piece_at(chess.square(f, 7), b.piece_at(chess.square(f, 7)))
+    # Castling rights: every rook on its own back rank (two per side).
+    board.castling_rights = w.castling_rights & chess.BB_RANK_1 | b.castling_rights & chess.BB_RANK_8
+    board.chess960 = True
+    return board
 
 
 def main():
@@ -20,12 +38,16 @@ def main():
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--plies", type=int, default=6)
     ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--dfrc-share", type=float, default=0.0)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     seen = set()
     with open(a.out, "w") as f:
         while len(seen) < a.count:
-            board = chess.Board.from_chess960_pos(rng.randrange(960))
+            if rng.random() < a.dfrc_share:
+                board = dfrc_start(rng.randrange(960), rng.randrange(960))
+            else:
+                board = chess.Board.from_chess960_pos(rng.randrange(960))
             for _ in range(a.plies):
                 moves = list(board.legal_moves)
                 if not moves:

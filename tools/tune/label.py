@@ -15,8 +15,11 @@ check, which it does not evaluate, are dropped. With --part K --parts N only
 lines K, K+N, K+2N, ... are labelled, so that N processes can label one file
 side by side.
 
+With --engine ENGINE any UCI engine labels the positions by its search (for
+instance this project's own binary: labels by our own search, no Stockfish).
+
 usage: label.py IN.txt OUT.txt [--nodes 1000 | --static] [--every 1]
-                [--part 0 --parts 1] [--stockfish /usr/games/stockfish]
+                [--part 0 --parts 1] [--stockfish /usr/games/stockfish | --engine ENGINE]
 """
 import argparse
 import re
@@ -36,7 +39,9 @@ def main():
     ap.add_argument("--static", action="store_true")
     ap.add_argument("--part", type=int, default=0)
     ap.add_argument("--parts", type=int, default=1)
-    ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    # --engine: any UCI engine with `go nodes` and `score cp` lines, e.g. this
+    # project's own binary to label with its own search (--static needs Stockfish's `eval`).
+    ap.add_argument("--stockfish", "--engine", dest="stockfish", default="/usr/games/stockfish")
     a = ap.parse_args()
     sf = subprocess.Popen(
         ["nice", "-n", "10", a.stockfish],

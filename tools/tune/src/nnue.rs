@@ -50,6 +50,12 @@ pub struct NnueArgs {
     /// tuner) instead of a whole evaluation.
     #[arg(long)]
     residual: bool,
+    /// Share of the game result in each target: the target is
+    /// `(1 - W) * sigmoid(cp / 400) + W * result` (result 1, 0.5, 0 for the
+    /// side to move, read from the second field, `FEN;result;...;cp`).
+    /// 0 (the default) trains on the scores alone.
+    #[arg(long, default_value_t = 0.0, value_parser = unit_interval)]
+    result_weight: f32,
     /// Seed of the initial weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -78,12 +84,25 @@ impl Data {
     }
 }
 
+/// A number in 0..=1.
+fn unit_interval(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("'{text}' is not a number from 0 to 1")),
+    }
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Reads `path` into a training and a validation set.
-fn load(path: &Path, label_scale: f32, residual: bool) -> Result<(Data, Data), String> {
+fn load(
+    path: &Path,
+    label_scale: f32,
+    residual: bool,
+    result_weight: f32,
+) -> Result<(Data, Data), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut sets = [
         Data {
@@ -101,8 +120,8 @@ fn load(path: &Path, label_scale: f32, residual: bool) -> Result<(Data, Data), S
     ];
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        // The FEN is the first field, the score the last (any fields
-        // between, such as a game result, are not used).
+        // The FEN is the first field, the score the last; the game result
+        // (White's view) is the second when a share of it is asked for.
         let (Some((fen, _)), Some((_, cp))) = (line.split_once(';'), line.rsplit_once(';')) else {
             continue;
         };
@@ -118,7 +137,24 @@ fn load(path: &Path, label_scale: f32, residual: bool) -> Result<(Data, Data), S
         }
         set.offsets.push(set.feats.len() as u32);
         let stm_cp = if white { cp } else { -cp } * label_scale;
-        set.targets.push(sigmoid(stm_cp / SCALE));
+        let mut target = sigmoid(stm_cp / SCALE);
+        if result_weight > 0.0 {
+            let result: f32 = line
+                .split(';')
+                .nth(1)
+                .and_then(|r| r.trim().parse().ok())
+                .filter(|r| (0.0..=1.0).contains(r))
+                .ok_or_else(|| {
+                    format!(
+                        "{}:{}: no game result in the second field",
+                        path.display(),
+                        i + 1
+                    )
+                })?;
+            let stm_result = if white { result } else { 1.0 - result };
+            target = (1.0 - result_weight) * target + result_weight * stm_result;
+        }
+        set.targets.push(target);
         set.bases.push(if residual {
             chess960::eval::handmade::evaluate(&pos) as f32 / SCALE
         } else {
@@ -306,7 +342,12 @@ fn quantise(p: &Params, residual: bool) -> Vec<u8> {
 /// Unreadable or malformed data, an unwritable output.
 pub fn run(args: &NnueArgs) -> Result<(), String> {
     let start = Instant::now();
-    let (train, valid) = load(&args.data, args.label_scale, args.residual)?;
+    let (train, valid) = load(
+        &args.data,
+        args.label_scale,
+        args.residual,
+        args.result_weight,
+    )?;
     eprintln!(
         "nnue: {} training and {} validation positions, hidden {HIDDEN}, read in {:.0} s",
         train.len(),

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# own_data.sh DATA_DIR [GAMES_PER_HALF] [NODES] [LABEL_NODES]
+#
+# A network from this repository's own data alone, in two halves side by side
+# (one per core): self-play games of ENGINE at NODES per move from random
+# Chess960 openings, DFRC_SHARE of them from Double Fischer Random starts
+# (tools/tune/gen_games.sh), every position from ply 8 on plus up to three
+# quiet positions one random move away (`tune quiet`), each labelled by
+# ENGINE's own search at LABEL_NODES (tools/tune/label.py --engine), then
+# `tune nnue --residual` with RESULT_WEIGHT of each target taken from the game
+# result. No Stockfish anywhere. Writes DATA_DIR/net.bin and prints the time
+# of each step.
+#
+# Environment: ENGINE (default target/release/chess960), FASTCHESS=/path/to/fastchess,
+#              DFRC_SHARE=0.25, RESULT_WEIGHT=0.25, EPOCHS=20, SEED=1
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$HERE/../.."
+D="${1:?data directory}"; GAMES="${2:-2000}"; NODES="${3:-2000}"; LABEL_NODES="${4:-5000}"
+ENGINE="${ENGINE:-$ROOT/target/release/chess960}"
+TUNE="${TUNE:-$ROOT/target/release/tune}"
+SEED="${SEED:-1}"
+[ -x "$ENGINE" ] || { echo "engine not found: $ENGINE (cargo build --release, or set ENGINE)" >&2; exit 2; }
+[ -x "$TUNE" ] || { echo "tune not found: $TUNE (cargo build --release -p chess960-tune, or set TUNE)" >&2; exit 2; }
+mkdir -p "$D"
+stamp() { echo "$(date -Is) $*" >&2; }
+half() {
+  local n="$1"
+  stamp "half $n: games"
+  DFRC_SHARE="${DFRC_SHARE:-0.25}" PLIES=8 "$ROOT/tools/tune/gen_games.sh" "$ENGINE" "$D/g$n" "$GAMES" "$NODES" "$SEED$n"
+  python3 "$ROOT/tools/tune/extract.py" "$D/g$n/games.pgn" "$D/pos$n.txt" --skip 8
+  stamp "half $n: quiet positions"
+  "$TUNE" quiet "$D/pos$n.txt" "$D/quiet$n.txt" --children 3 --seed "$SEED$n"
+  stamp "half $n: labels by our own search ($LABEL_NODES nodes)"
+  python3 "$ROOT/tools/tune/label.py" "$D/quiet$n.txt" "$D/labelled$n.txt" --engine "$ENGINE" --nodes "$LABEL_NODES"
+  stamp "half $n: done"
+}
+half 1 & half 2 & wait
+cat "$D/labelled1.txt" "$D/labelled2.txt" > "$D/labelled.txt"
+stamp "training on $(wc -l < "$D/labelled.txt") positions"
+"$TUNE" nnue "$D/labelled.txt" --out "$D/net.bin" --residual \
+  --result-weight "${RESULT_WEIGHT:-0.25}" --epochs "${EPOCHS:-20}"
+stamp "network written: $D/net.bin"
