@@ -334,35 +334,23 @@ impl Engine {
             Some(elo) => limit_strength(elo, limits, reporter, on_done, self.seed.next()),
         };
         let mut reporter = reporter;
-        self.wait();
-        let control = Arc::new(Control::new(hold));
         let table = Arc::clone(&self.table);
         let histories = Arc::clone(&self.histories);
         let root = game.position().clone();
         let history = game.history_keys().to_vec();
-        let c = Arc::clone(&control);
-        let pending = Arc::new(AtomicBool::new(true));
-        let p = Arc::clone(&pending);
-        let handle = std::thread::spawn(move || {
+        let search = move |control: &Control| {
             let mut h = histories
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let out = Searcher::new(&table, &mut h, threads).search(
+            Searcher::new(&table, &mut h, threads).search(
                 &root,
                 &history,
                 &limits,
-                &c,
+                control,
                 &mut *reporter,
-            );
-            p.store(false, Ordering::SeqCst);
-            on_done(out);
-        });
-        self.running = Some(Running {
-            control,
-            handle,
-            pending,
-            kind: JobKind::Search,
-        });
+            )
+        };
+        self.spawn(JobKind::Search, hold, search, on_done);
     }
 
     /// Count the leaves below each move of `pos` to `depth` in the
@@ -378,23 +366,41 @@ impl Engine {
         hash_mb: usize,
         finish: impl FnOnce(Option<Divide>) + Send + 'static,
     ) {
-        self.wait();
         let pos = pos.clone();
         let config = perft::PerftConfig { threads, hash_mb };
-        let control = Arc::new(Control::new(false));
+        let count = move |control: &Control| {
+            perft::divide_with(&pos, depth.min(MAX_PERFT_DEPTH), &config, &control.stop)
+        };
+        self.spawn(JobKind::Count, false, count, finish);
+    }
+
+    /// Run `work` on a background thread as the engine's one job (after
+    /// the previous one has ended), with a fresh [`Control`] for `stop` and
+    /// `ponderhit` (`hold`: it must not end on its own). Its result goes to
+    /// `deliver`, which writes the final output; [`Engine::is_busy`] turns
+    /// false just before.
+    fn spawn<R: 'static>(
+        &mut self,
+        kind: JobKind,
+        hold: bool,
+        work: impl FnOnce(&Control) -> R + Send + 'static,
+        deliver: impl FnOnce(R) + Send + 'static,
+    ) {
+        self.wait();
+        let control = Arc::new(Control::new(hold));
         let c = Arc::clone(&control);
         let pending = Arc::new(AtomicBool::new(true));
         let p = Arc::clone(&pending);
         let handle = std::thread::spawn(move || {
-            let result = perft::divide_with(&pos, depth.min(MAX_PERFT_DEPTH), &config, &c.stop);
+            let out = work(&c);
             p.store(false, Ordering::SeqCst);
-            finish(result);
+            deliver(out);
         });
         self.running = Some(Running {
             control,
             handle,
             pending,
-            kind: JobKind::Count,
+            kind,
         });
     }
 

@@ -51,17 +51,18 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
             reason: "variant fields (pockets, remaining checks) are not chess".into(),
         });
     }
-    let castling = castling_culprit(parsed.as_setup(), fields[2]);
-    parsed
-        .into_position(CastlingMode::Chess960)
-        .map_err(|e| FenError::Position {
-            fen,
-            // shakmaty says "invalid castling rights"; say which one.
-            reason: match castling {
-                Some(c) if e.to_string().contains("castling") => c,
-                _ => e.to_string(),
-            },
-        })
+    parsed.into_position(CastlingMode::Chess960).map_err(|e| {
+        // shakmaty says "invalid castling rights"; say which one (worked
+        // out on this error path only, from the text read again).
+        let culprit = Fen::from_ascii(fen.as_bytes())
+            .ok()
+            .and_then(|f| castling_culprit(f.as_setup(), fields[2]));
+        let reason = match culprit {
+            Some(c) if e.to_string().contains("castling") => c,
+            _ => e.to_string(),
+        };
+        FenError::Position { fen, reason }
+    })
 }
 
 /// Why the board field of a FEN is not eight ranks of eight squares.
