@@ -9,12 +9,17 @@ use shakmaty::Move;
 /// scores is the generator's.
 #[inline]
 pub fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
+    // Over the score slice itself: no bounds check per comparison.
+    let tail = &scores[i..moves.len()];
+    let mut best = 0;
+    let mut best_score = tail[0];
+    for (j, &s) in tail.iter().enumerate().skip(1) {
+        if s > best_score {
             best = j;
+            best_score = s;
         }
     }
+    let best = i + best;
     moves.swap(i, best);
     scores.swap(i, best);
     moves[i]
