@@ -488,7 +488,7 @@ fn circle_is_uniform() {
 
 #[test]
 fn numbered_cards_are_uniform_the_seed_is_wrong() {
-    // Seed 000 says this method "does not produce all legal starting
+    // The survey of manual procedures (docs/procedures.md) says this method "does not produce all legal starting
     // positions with equal probabilities". Exactly: it does.
     let s = summarize(Method::NumberedCards);
     assert!(s.uniform, "exact analysis: uniform");
