@@ -487,7 +487,7 @@ fn circle_is_uniform() {
 }
 
 #[test]
-fn numbered_cards_are_uniform_the_seed_is_wrong() {
+fn numbered_cards_are_uniform_the_survey_is_wrong() {
     // The survey of manual procedures (docs/procedures.md) says this method "does not produce all legal starting
     // positions with equal probabilities". Exactly: it does.
     let s = summarize(Method::NumberedCards);
