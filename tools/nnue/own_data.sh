@@ -12,7 +12,7 @@
 # of each step.
 #
 # Environment: ENGINE (default target/release/chess960), FASTCHESS=/path/to/fastchess,
-#              DFRC_SHARE=0.25, RESULT_WEIGHT=0.25, EPOCHS=20, SEED=1
+#              DFRC_SHARE=0.25, RESULT_WEIGHT=0 (a share of 0.25 lost 295 Elo, docs/strength.md), EPOCHS=20, SEED=1
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$HERE/../.."
@@ -39,5 +39,5 @@ half 1 & half 2 & wait
 cat "$D/labelled1.txt" "$D/labelled2.txt" > "$D/labelled.txt"
 stamp "training on $(wc -l < "$D/labelled.txt") positions"
 "$TUNE" nnue "$D/labelled.txt" --out "$D/net.bin" --residual \
-  --result-weight "${RESULT_WEIGHT:-0.25}" --epochs "${EPOCHS:-20}"
+  --result-weight "${RESULT_WEIGHT:-0}" --epochs "${EPOCHS:-20}"
 stamp "network written: $D/net.bin"
