@@ -9,7 +9,7 @@
 //!   trained as a correction to the hand-made score, its first layer
 //!   updated incrementally as moves are made.
 //!
-//! What the search uses is their sum, written once here ([`total`]) and
+//! What the search uses is their sum, written once here (`total`) and
 //! reached two ways: [`evaluate`] from scratch (the `eval` command, tools,
 //! tests) and [`PathEval`] incrementally along the search path. Scores are
 //! centipawns for the side to move.
