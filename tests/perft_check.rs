@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_chess960");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const STOCKFISH: &str = "/usr/games/stockfish";
@@ -27,15 +29,12 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn have_stockfish() -> bool {
-    let ok = std::path::Path::new(STOCKFISH).exists();
-    if !ok {
-        assert!(
-            std::env::var_os("CHESS960_REQUIRE_STOCKFISH").is_none(),
-            "Stockfish is required but {STOCKFISH} is missing"
-        );
-        eprintln!("skipped: {STOCKFISH} not installed (apt-get install stockfish)");
-    }
-    ok
+    support::tool_present(
+        std::path::Path::new(STOCKFISH).exists(),
+        STOCKFISH,
+        "CHESS960_REQUIRE_STOCKFISH",
+        "apt-get install stockfish",
+    )
 }
 
 fn have_python_chess() -> bool {
@@ -43,14 +42,12 @@ fn have_python_chess() -> bool {
         .args(["-c", "import chess"])
         .output()
         .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CHESS960_REQUIRE_PYTHON_CHESS").is_none(),
-            "python-chess is required but missing"
-        );
-        eprintln!("skipped: python-chess not installed (pip install chess==1.11.2)");
-    }
-    ok
+    support::tool_present(
+        ok,
+        "python-chess",
+        "CHESS960_REQUIRE_PYTHON_CHESS",
+        "pip install chess==1.11.2",
+    )
 }
 
 /// The JSON report on the last line of stdout.

@@ -493,7 +493,21 @@ fn count_by_root_move(
     if depth == 0 {
         return Vec::new();
     }
-    let moves = pos.legal_moves();
+    let moves: Vec<shakmaty::Move> = pos.legal_moves().into_iter().collect();
+    let counts = count_moves(engine, pos, &moves, depth, stop);
+    moves.into_iter().zip(counts).collect()
+}
+
+/// The leaves `depth` plies below `pos` after each of `moves` (legal in
+/// `pos`, `depth >= 1`), counted one after another with all the engine's
+/// threads, with a progress bar on stderr: one step per move.
+pub(super) fn count_moves(
+    engine: &Perft,
+    pos: &Chess,
+    moves: &[shakmaty::Move],
+    depth: u32,
+    stop: &AtomicBool,
+) -> Vec<u64> {
     let bar = ProgressBar::with_draw_target(Some(moves.len() as u64), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
         "[{elapsed_precise}] {wide_bar} {pos}/{len} root moves, {msg}, ETA {eta}",
@@ -504,12 +518,12 @@ fn count_by_root_move(
     let start = Instant::now();
     let mut nodes = 0u64;
     let mut out = Vec::with_capacity(moves.len());
-    for m in moves {
+    for &m in moves {
         let mut child = pos.clone();
         child.play_unchecked(m);
         let n = engine.count(&child, depth - 1, stop).unwrap_or(0);
         nodes += n;
-        out.push((m, n));
+        out.push(n);
         bar.set_message(format!("{:.0} nodes/s", rate(nodes, start.elapsed())));
         bar.inc(1);
     }

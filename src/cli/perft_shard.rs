@@ -15,10 +15,9 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shakmaty::{CastlingMode, Position};
 
-use super::perft_cmd::{progress, rate, say_hash, write_json, Source};
+use super::perft_cmd::{count_moves, progress, rate, say_hash, write_json, Source};
 use super::{CliError, PerftMergeArgs};
 use crate::notation::shredder_fen;
 use crate::perft::runner::{self, Job};
@@ -151,40 +150,26 @@ fn root_moves_part(
             std::iter::once(format!("{depth} {fen}")).chain(moves.iter().map(|(u, _)| u.clone())),
         ),
     };
-    let mine: Vec<(usize, &(String, shakmaty::Move))> = moves
+    let (units, mine): (Vec<usize>, Vec<shakmaty::Move>) = moves
         .iter()
         .enumerate()
         .filter(|(i, _)| shard.owns(*i))
-        .collect();
-    let bar = ProgressBar::with_draw_target(Some(mine.len() as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "[{elapsed_precise}] {wide_bar} {pos}/{len} root moves, {msg}, ETA {eta}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(250));
+        .map(|(i, (_, m))| (i, *m))
+        .unzip();
     let never = AtomicBool::new(false);
-    let start = Instant::now();
-    let mut total = 0u64;
-    let mut results = Vec::with_capacity(mine.len());
-    for (unit, (uci, m)) in mine {
-        let mut child = pos.clone();
-        child.play_unchecked(*m);
-        // Without a stop request the count always completes.
-        let nodes = engine.count(&child, depth - 1, &never).unwrap_or(0);
-        total += nodes;
-        bar.set_message(format!("{:.0} nodes/s", rate(total, start.elapsed())));
-        bar.inc(1);
-        results.push(UnitResult {
+    let counts = count_moves(engine, pos, &mine, depth, &never);
+    let results = units
+        .into_iter()
+        .zip(counts)
+        .map(|(unit, nodes)| UnitResult {
             unit,
-            id: uci.clone(),
+            id: moves[unit].0.clone(),
             fen: fen.clone(),
             depth,
             nodes,
             expected: None,
-        });
-    }
-    bar.finish_and_clear();
+        })
+        .collect();
     (run, results)
 }
 

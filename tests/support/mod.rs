@@ -36,6 +36,21 @@ pub struct Engine {
     eof: bool,
 }
 
+/// Whether an outside tool a test needs is `present`. When it is not, the
+/// test is skipped with a notice naming `what` and how to `install` it,
+/// unless the environment variable `require` is set (CI sets it): then the
+/// test fails.
+pub fn tool_present(present: bool, what: &str, require: &str, install: &str) -> bool {
+    if !present {
+        assert!(
+            std::env::var_os(require).is_none(),
+            "{what} is required ({require}) but missing"
+        );
+        eprintln!("skipped: {what} not installed ({install})");
+    }
+    present
+}
+
 /// Path of the binary under test.
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_chess960")
