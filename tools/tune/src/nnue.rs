@@ -59,6 +59,11 @@ pub struct NnueArgs {
     /// Seed of the initial weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Start from this network (a `net.bin` of the same shape) instead of
+    /// random weights: fine-tuning a trained network on new labels, with a
+    /// smaller `--lr`, keeps what it learnt from data no longer at hand.
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 /// Positions as feature lists, ready for training.
@@ -181,6 +186,27 @@ impl Params {
             ft_b: vec![0.0; HIDDEN],
             out_w: vec![0.0; 2 * HIDDEN],
             out_b: 0.0,
+        }
+    }
+
+    /// The weights of a network file `Network::from_bytes` accepted (the
+    /// layout `Network::write_bytes` writes), back in training units.
+    fn from_bytes(bytes: &[u8]) -> Params {
+        let body = &bytes[16..];
+        let (ints, floats) = body.split_at(2 * (INPUTS * HIDDEN + HIDDEN));
+        let ints: Vec<f32> = ints
+            .chunks_exact(2)
+            .map(|c| f32::from(i16::from_le_bytes([c[0], c[1]])) / f32::from(QA))
+            .collect();
+        let floats: Vec<f32> = floats
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Params {
+            ft_w: ints[..INPUTS * HIDDEN].to_vec(),
+            ft_b: ints[INPUTS * HIDDEN..].to_vec(),
+            out_w: floats[..2 * HIDDEN].to_vec(),
+            out_b: floats[2 * HIDDEN],
         }
     }
 
@@ -329,6 +355,14 @@ fn loss(p: &Params, data: &Data) -> f64 {
     total / data.len().max(1) as f64
 }
 
+fn kind(residual: bool) -> &'static str {
+    if residual {
+        "residual"
+    } else {
+        "whole-evaluation"
+    }
+}
+
 fn quantise(p: &Params, residual: bool) -> Vec<u8> {
     let q = |w: &f32| (w * f32::from(QA)).round() as i16;
     let ft_w: Vec<i16> = p.ft_w.iter().map(q).collect();
@@ -360,7 +394,23 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             args.batch
         ));
     }
-    let mut params = Params::random(args.seed);
+    let mut params = match &args.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net =
+                Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            if net.residual() != args.residual {
+                return Err(format!(
+                    "{}: a {} network cannot start a {} one",
+                    path.display(),
+                    kind(net.residual()),
+                    kind(args.residual)
+                ));
+            }
+            Params::from_bytes(&bytes)
+        }
+        None => Params::random(args.seed),
+    };
     let mut adam = Adam {
         m: Params::zeros(),
         v: Params::zeros(),
@@ -446,6 +496,20 @@ mod tests {
             *b = 0.05 * (i % 7) as f32;
         }
         (features(pos.board()), p)
+    }
+
+    /// A network read back for fine-tuning is the network that was written:
+    /// the committed one survives `from_bytes` then `quantise` byte for byte.
+    #[test]
+    fn a_network_read_back_is_written_unchanged() {
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../src/eval/net.bin"
+        ))
+        .expect("the committed network");
+        let net = Network::from_bytes(&bytes).expect("a valid network");
+        let again = quantise(&Params::from_bytes(&bytes), net.residual());
+        assert!(again == bytes, "the network changed on the way through");
     }
 
     /// The analytic gradient agrees with finite differences of the loss,
