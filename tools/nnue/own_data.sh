@@ -12,7 +12,9 @@
 # of each step.
 #
 # Environment: ENGINE (default target/release/chess960), FASTCHESS=/path/to/fastchess,
-#              DFRC_SHARE=0.25, RESULT_WEIGHT=0 (a share of 0.25 lost 295 Elo, docs/strength.md), EPOCHS=20, SEED=1
+#              DFRC_SHARE=0.25, RESULT_WEIGHT=0 (a share of 0.25 lost 295 Elo, docs/strength.md), EPOCHS=20, SEED=1,
+#              LR=0.001, INIT=<net.bin> (fine-tune that network instead of starting from random weights),
+#              EXTRA=<labelled file> (more labelled positions to train on with this run's own)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$HERE/../.."
@@ -36,8 +38,9 @@ half() {
   stamp "half $n: done"
 }
 half 1 & half 2 & wait
-cat "$D/labelled1.txt" "$D/labelled2.txt" > "$D/labelled.txt"
+cat "$D/labelled1.txt" "$D/labelled2.txt" ${EXTRA:+"$EXTRA"} > "$D/labelled.txt"
 stamp "training on $(wc -l < "$D/labelled.txt") positions"
 "$TUNE" nnue "$D/labelled.txt" --out "$D/net.bin" --residual \
-  --result-weight "${RESULT_WEIGHT:-0}" --epochs "${EPOCHS:-20}"
+  --result-weight "${RESULT_WEIGHT:-0}" --epochs "${EPOCHS:-20}" --lr "${LR:-0.001}" \
+  ${INIT:+--init "$INIT"}
 stamp "network written: $D/net.bin"
