@@ -19,10 +19,14 @@ OUTDIR="${OUTDIR:-${TMPDIR:-/tmp}/matches/$(date +%Y%m%d_%H%M%S)_vs_ethereal}"
 [ -x "${FASTCHESS:-}" ] || { echo "set FASTCHESS=/path/to/fastchess" >&2; exit 1; }
 [ -x "$ETHEREAL" ] || { echo "Ethereal not found at $ETHEREAL (apt-get install ethereal-chess)" >&2; exit 1; }
 if [ ! -f "$EPD" ]; then
+  # Written beside its name and renamed into place: a match started at the same
+  # time (tools/match/stockfish.sh shares the default path) never reads, or
+  # writes into, a half-written file.
   python3 -c 'import chess, sys
 with open(sys.argv[1], "w") as f:
     for n in range(960):
-        print(chess.Board.from_chess960_pos(n).epd(shredder=True), file=f)' "$EPD"
+        print(chess.Board.from_chess960_pos(n).epd(shredder=True), file=f)' "$EPD.$$"
+  mv -f "$EPD.$$" "$EPD"
 fi
 mkdir -p "$OUTDIR"
 "$FASTCHESS" \
