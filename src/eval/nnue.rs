@@ -204,6 +204,18 @@ impl Network {
         out
     }
 
+    /// The weights in the order [`Network::write_bytes`] takes them:
+    /// first-layer rows (flattened) and bias, output weights and bias.
+    /// The trainer starts a fine-tune from them.
+    pub fn weights(&self) -> (&[i16], &[i16], &[f32], f32) {
+        (
+            self.ft_weights.as_flattened(),
+            &self.ft_bias,
+            &self.out_weights,
+            self.out_bias,
+        )
+    }
+
     /// True if the network's output is a correction to be added to the
     /// hand-made evaluation ([`super::handmade::evaluate`]) rather than a whole
     /// evaluation: trained that way, the network only has to learn what

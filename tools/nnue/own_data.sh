@@ -13,7 +13,7 @@
 #
 # Environment: ENGINE (default target/release/chess960), FASTCHESS=/path/to/fastchess,
 #              DFRC_SHARE=0.25, RESULT_WEIGHT=0 (a share of 0.25 lost 295 Elo, docs/strength.md), EPOCHS=20, SEED=1,
-#              LR=0.001, INIT=<net.bin> (fine-tune that network instead of starting from random weights),
+#              LR=<Adam's first step; tune's default when unset>, INIT=<net.bin> (fine-tune that network instead of starting from random weights),
 #              EXTRA=<labelled file> (more labelled positions to train on with this run's own)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -41,6 +41,6 @@ half 1 & half 2 & wait
 cat "$D/labelled1.txt" "$D/labelled2.txt" ${EXTRA:+"$EXTRA"} > "$D/labelled.txt"
 stamp "training on $(wc -l < "$D/labelled.txt") positions"
 "$TUNE" nnue "$D/labelled.txt" --out "$D/net.bin" --residual \
-  --result-weight "${RESULT_WEIGHT:-0}" --epochs "${EPOCHS:-20}" --lr "${LR:-0.001}" \
-  ${INIT:+--init "$INIT"}
+  --result-weight "${RESULT_WEIGHT:-0}" --epochs "${EPOCHS:-20}" \
+  ${LR:+--lr "$LR"} ${INIT:+--init "$INIT"}
 stamp "network written: $D/net.bin"

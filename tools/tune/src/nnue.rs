@@ -189,24 +189,16 @@ impl Params {
         }
     }
 
-    /// The weights of a network file `Network::from_bytes` accepted (the
-    /// layout `Network::write_bytes` writes), back in training units.
-    fn from_bytes(bytes: &[u8]) -> Params {
-        let body = &bytes[16..];
-        let (ints, floats) = body.split_at(2 * (INPUTS * HIDDEN + HIDDEN));
-        let ints: Vec<f32> = ints
-            .chunks_exact(2)
-            .map(|c| f32::from(i16::from_le_bytes([c[0], c[1]])) / f32::from(QA))
-            .collect();
-        let floats: Vec<f32> = floats
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+    /// The weights of a trained network, back in training units (the
+    /// inverse of [`quantise`]).
+    fn from_network(net: &Network) -> Params {
+        let (ft_w, ft_b, out_w, out_b) = net.weights();
+        let unq = |w: &i16| f32::from(*w) / f32::from(QA);
         Params {
-            ft_w: ints[..INPUTS * HIDDEN].to_vec(),
-            ft_b: ints[INPUTS * HIDDEN..].to_vec(),
-            out_w: floats[..2 * HIDDEN].to_vec(),
-            out_b: floats[2 * HIDDEN],
+            ft_w: ft_w.iter().map(unq).collect(),
+            ft_b: ft_b.iter().map(unq).collect(),
+            out_w: out_w.to_vec(),
+            out_b,
         }
     }
 
@@ -407,7 +399,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
                     kind(args.residual)
                 ));
             }
-            Params::from_bytes(&bytes)
+            Params::from_network(&net)
         }
         None => Params::random(args.seed),
     };
@@ -499,7 +491,7 @@ mod tests {
     }
 
     /// A network read back for fine-tuning is the network that was written:
-    /// the committed one survives `from_bytes` then `quantise` byte for byte.
+    /// the committed one survives `from_network` then `quantise` byte for byte.
     #[test]
     fn a_network_read_back_is_written_unchanged() {
         let bytes = std::fs::read(concat!(
@@ -508,7 +500,7 @@ mod tests {
         ))
         .expect("the committed network");
         let net = Network::from_bytes(&bytes).expect("a valid network");
-        let again = quantise(&Params::from_bytes(&bytes), net.residual());
+        let again = quantise(&Params::from_network(&net), net.residual());
         assert!(again == bytes, "the network changed on the way through");
     }
 
