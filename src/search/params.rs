@@ -23,10 +23,6 @@ pub const RFP_MARGIN_PER_DEPTH: i32 = 80;
 pub const RFP_IMPROVING: i32 = 40;
 /// Reverse futility applies up to this depth.
 pub const RFP_MAX_DEPTH: i32 = 6;
-/// Razoring applies up to this depth ...
-pub const RAZOR_MAX_DEPTH: i32 = 3;
-/// ... when the eval plus this per ply is still below alpha.
-pub const RAZOR_MARGIN_PER_DEPTH: i32 = 250;
 /// Null move is tried from this depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// Null move: base reduction.

@@ -169,17 +169,6 @@ impl Worker<'_> {
             if depth <= RFP_MAX_DEPTH && eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return eval;
             }
-            // Razoring: so far below alpha near the leaves that only a
-            // capture could help; if the capture search agrees, trust it.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN_PER_DEPTH * depth < alpha {
-                let score = self.quiescence(pos, alpha, alpha + 1, ply);
-                if self.aborted {
-                    return 0;
-                }
-                if score <= alpha {
-                    return score;
-                }
-            }
             // Null move: give the opponent a free move; if we still beat
             // beta the position is good enough to cut.
             if depth >= NMP_MIN_DEPTH
