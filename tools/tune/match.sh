@@ -3,12 +3,15 @@
 #
 # Engine NEW against engine BASE (both chess960 binaries), Chess960, starts
 # drawn at random from all 960 positions (`chess960 openings --all`), each
-# start played with both colours, concurrency 1. LIMIT is a fastchess -each
+# start played with both colours. LIMIT is a fastchess -each
 # limit: "nodes=8000" (default; fixed work per move, deterministic and
 # immune to the load of a shared machine) or e.g. "tc=2+0.02".
 # Prints fastchess's final result block (score, Elo with error bars).
 #
 # Environment: FASTCHESS=/path/to/fastchess (required)  OUT=<dir> (default $TMPDIR/chess960-tune-match)
+#   OPENINGS=<file.epd>: starts to draw from instead of the bare 960 (e.g. gen_openings.py --plies 4:
+#     at fixed nodes a start drawn twice replays the same game; random plies make repeats rare)
+#   CONCURRENCY=N: games at a time (default 1)
 set -euo pipefail
 BASE="${1:?base engine}"; NEW="${2:?new engine}"; GAMES="${3:-300}"
 LIMIT="${4:-nodes=8000}"; SEED="${5:-7}"
@@ -16,14 +19,18 @@ FASTCHESS="${FASTCHESS:-}"
 [ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || { echo "set FASTCHESS to the fastchess binary (a public match runner, built outside the repository)" >&2; exit 2; }
 OUT="${OUT:-${TMPDIR:-/tmp}/chess960-tune-match}"
 mkdir -p "$OUT"
-"$NEW" openings --all -o "$OUT/c960.epd"
+OPENINGS="${OPENINGS:-}"
+if [ -z "$OPENINGS" ]; then
+  OPENINGS="$OUT/c960.epd"
+  "$NEW" openings --all -o "$OPENINGS"
+fi
 case "$LIMIT" in tc=*) EACH=("$LIMIT") ;; *) EACH=(tc=inf "$LIMIT") ;; esac
 nice -n 10 "$FASTCHESS" \
   -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
   -each "${EACH[@]}" option.Hash=16 option.Threads=1 \
   -variant fischerandom \
-  -openings file="$OUT/c960.epd" format=epd order=random -srand "$SEED" \
-  -rounds $(( (GAMES + 1) / 2 )) -games 2 -concurrency 1 \
+  -openings file="$OPENINGS" format=epd order=random -srand "$SEED" \
+  -rounds $(( (GAMES + 1) / 2 )) -games 2 -concurrency "${CONCURRENCY:-1}" \
   -ratinginterval 0 -pgnout file="$OUT/games.pgn" \
   -config outname="$OUT/fastchess.json" > "$OUT/fastchess.log" 2>&1
 awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} END{printf "%s", buf}' "$OUT/fastchess.log"
