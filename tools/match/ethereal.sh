@@ -2,7 +2,7 @@
 # ethereal.sh ENGINE GAMES
 #
 # Chess960 match of ENGINE against Ethereal 12 (Debian package ethereal-chess, full
-# strength, default options), with the settings of ../shared/tools/match.sh: fastchess
+# strength, default options), with the settings of stockfish.sh: fastchess
 # -variant fischerandom, 5+0.05 s, random starts from the 960-position EPD, each start
 # played with both colours. Prints fastchess's result block and how games ended.
 #
@@ -11,6 +11,7 @@
 #   absent>, OUTDIR=<directory for the PGN and the log>.
 set -euo pipefail
 if [ $# -lt 2 ]; then sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; fi
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ENGINE="$(realpath "$1")"; GAMES="$2"
 ETHEREAL="${ETHEREAL:-/usr/games/ethereal-chess}"
 TC="${TC:-5+0.05}"; CONCURRENCY="${CONCURRENCY:-1}"; SEED="${SEED:-$(date +%s)}"
@@ -18,16 +19,8 @@ EPD="${EPD:-${TMPDIR:-/tmp}/chess960_all.epd}"
 OUTDIR="${OUTDIR:-${TMPDIR:-/tmp}/matches/$(date +%Y%m%d_%H%M%S)_vs_ethereal}"
 [ -x "${FASTCHESS:-}" ] || { echo "set FASTCHESS=/path/to/fastchess" >&2; exit 1; }
 [ -x "$ETHEREAL" ] || { echo "Ethereal not found at $ETHEREAL (apt-get install ethereal-chess)" >&2; exit 1; }
-if [ ! -f "$EPD" ]; then
-  # Written beside its name and renamed into place: a match started at the same
-  # time (tools/match/stockfish.sh shares the default path) never reads, or
-  # writes into, a half-written file.
-  python3 -c 'import chess, sys
-with open(sys.argv[1], "w") as f:
-    for n in range(960):
-        print(chess.Board.from_chess960_pos(n).epd(shredder=True), file=f)' "$EPD.$$"
-  mv -f "$EPD.$$" "$EPD"
-fi
+# Written atomically by the generator: stockfish.sh shares the default path.
+[ -f "$EPD" ] || python3 "$HERE/gen_chess960_epd.py" "$EPD" --shredder
 mkdir -p "$OUTDIR"
 "$FASTCHESS" \
   -engine cmd="$ENGINE" name=chess960 \

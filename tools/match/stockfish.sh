@@ -37,12 +37,8 @@ SF_MOVE_OVERHEAD="${SF_MOVE_OVERHEAD:-50}"   # ms; protects the opponent against
 
 [ -x "$FASTCHESS" ] || { echo "fastchess not found: set FASTCHESS=/path/to/fastchess (a public match runner, built outside the repo)"; exit 1; }
 [ -x "$SF" ] || { echo "stockfish not found at $SF (apt-get install stockfish)"; exit 1; }
-# Written beside its name and renamed into place: a match started at the same time
-# (tools/match/ethereal.sh shares the default path) never reads, or writes into, a
-# half-written file.
-if [ ! -f "$EPD" ]; then
-  python3 "$HERE/gen_chess960_epd.py" "$EPD.$$" && mv -f "$EPD.$$" "$EPD"
-fi
+# Written atomically by the generator: ethereal.sh shares the default path.
+[ -f "$EPD" ] || python3 "$HERE/gen_chess960_epd.py" "$EPD"
 case "$OPP_ELO" in ''|*[!0-9]*) echo "OPPONENT_ELO must be an integer"; exit 2;; esac
 case "$GAMES" in ''|*[!0-9]*) echo "GAMES must be an integer"; exit 2;; esac
 if [ "$OPP_ELO" -lt 1350 ] || [ "$OPP_ELO" -gt 2850 ]; then

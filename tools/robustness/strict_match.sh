@@ -3,14 +3,14 @@
 #
 # The flag-fall and protocol check: ENGINE against full-strength
 # Stockfish (Debian's stockfish 15.1) in Chess960, fastchess -strict, random
-# starts from all 960 positions (python-chess's list: ../shared/tools/
+# starts from all 960 positions (python-chess's list: tools/match/
 # gen_chess960_epd.py), each start with both colours, concurrency 1.
 #
 # -strict makes fastchess stop the whole run at the first warning: an illegal
 # move, a bestmove that is not the first move of the last PV, an illegal PV
 # move, an engine that does not answer. Stockfish must play at full strength:
 # with UCI_LimitStrength its own bestmove differs from its PV by design and
-# -strict would stop on that (which is why ../shared/tools/match.sh, which
+# -strict would stop on that (which is why tools/match/stockfish.sh, which
 # limits Stockfish, is run without -strict).
 #
 # Prints fastchess's result block and a tally of how games ended, and exits
@@ -32,7 +32,7 @@ SEED="${SEED:-$(date +%s)}"
 OUT="${OUT:-/tmp/strict/$(date +%Y%m%d_%H%M%S)_${TC}}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$OUT"
-[ -f "$EPD" ] || python3 "$HERE/../../../shared/tools/gen_chess960_epd.py" "$EPD"
+[ -f "$EPD" ] || python3 "$HERE/../match/gen_chess960_epd.py" "$EPD"
 ENGINE="$(cd "$(dirname "$ENGINE")" && pwd)/$(basename "$ENGINE")"
 # shellcheck disable=SC2206
 CMD=("$FASTCHESS" -engine cmd="$ENGINE" name=chess960 ${ENGINE_OPTS:-}
