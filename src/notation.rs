@@ -5,10 +5,17 @@
 //! always build the position in [`CastlingMode::Chess960`], which is a
 //! superset of standard castling. Writing offers both X-FEN (what shakmaty
 //! prints) and Shredder-FEN (file letters, what cutechess and fastchess send).
+//!
+//! This is the one model of the Chess960 dialects GUIs and engines speak:
+//! castles as king-takes-own-rook, as the king's move to its castled square
+//! or as `O-O`/`O-O-O` ([`CastlingStyle`]), FENs in every castling flavour,
+//! and FENs whose castling rights no rook backs ([`parse_fen_lenient`]).
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role,
+};
 
 /// Why a FEN was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,6 +70,129 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
         };
         FenError::Position { fen, reason }
     })
+}
+
+/// A FEN read leniently: the position, and the castling rights of the FEN
+/// that were dropped because no rook backs them.
+#[derive(Debug, Clone)]
+pub struct LenientFen {
+    /// The position, with the castling rights some rook backs.
+    pub position: Chess,
+    /// Each dropped right as the FEN wrote it, with the reason
+    /// (`castling right 'D' has no white rook on d1`).
+    pub dropped: Vec<String>,
+}
+
+/// Read a FEN as [`parse_fen`] does, except that castling rights no rook
+/// (or no king on its back rank) backs are dropped instead of refused, as
+/// python-chess reads them. GUIs send such FENs (PyChess has turned an
+/// X-FEN `KQkq` into `DAda` for a start whose rooks stand on a and h); the
+/// game the GUI plays is the one without those rights, and keeping them
+/// (Stockfish 15.1 does) makes castles with no rook.
+///
+/// # Errors
+/// As [`parse_fen`], for everything but castling rights.
+pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
+    let strict = match parse_fen(text) {
+        Ok(position) => {
+            return Ok(LenientFen {
+                position,
+                dropped: Vec::new(),
+            })
+        }
+        Err(e @ FenError::Syntax { .. }) => return Err(e),
+        Err(e) => e,
+    };
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let fen = fields.join(" ");
+    // parse_fen accepted the syntax, so this reads.
+    let Ok(parsed) = Fen::from_ascii(fen.as_bytes()) else {
+        return Err(strict);
+    };
+    let setup = parsed.as_setup().clone();
+    let position = match parsed.into_position::<Chess>(CastlingMode::Chess960) {
+        Ok(p) => p,
+        Err(e) => e.ignore_invalid_castling_rights().map_err(|_| strict)?,
+    };
+    let kept = position.castles().castling_rights();
+    let field = fields.get(2).copied().unwrap_or("-");
+    // Each letter alone, read as shakmaty reads it: the rook square it
+    // names. A letter whose square lost its right was dropped.
+    let square_of = |c: char| {
+        Fen::from_ascii(format!("{} w {c}", fields[0]).as_bytes())
+            .map_or(Bitboard::EMPTY, |f| f.as_setup().castling_rights)
+    };
+    let dropped = field
+        .chars()
+        .filter(|&c| (square_of(c) & !kept).any())
+        .map(|c| {
+            castling_culprit(&setup, &c.to_string())
+                .unwrap_or_else(|| format!("castling right '{c}' cannot be used"))
+        })
+        .collect();
+    Ok(LenientFen { position, dropped })
+}
+
+/// The other readings of an X-FEN castling field. `K` and `Q` name the
+/// outermost rook on their side of the king, but GUIs have written them for
+/// an inner rook (Scid 4.7.4 sends `RR2K3 w Qq` and then castles `e1b1`
+/// with the b-rook). Each reading replaces one such letter by the file
+/// letter of another rook on that side, as X-FEN would write it: the FEN
+/// and what was read differently, e.g. `castling right 'Q' read as the rook
+/// on b1 (X-FEN writes it 'B')`. Empty when the field is unambiguous.
+pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
+    use shakmaty::Square;
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let Some(field) = fields.get(2) else {
+        return Vec::new();
+    };
+    let Ok(fen) = Fen::from_ascii(fields.join(" ").as_bytes()) else {
+        return Vec::new();
+    };
+    let board = &fen.as_setup().board;
+    let mut readings = Vec::new();
+    for (i, c) in field.char_indices() {
+        let color = Color::from_white(c.is_ascii_uppercase());
+        let rank = color.backrank();
+        let Some(king) = (board.kings() & board.by_color(color) & rank).first() else {
+            continue;
+        };
+        let rooks: Vec<Square> = (board.rooks() & board.by_color(color) & rank)
+            .into_iter()
+            .filter(|sq| match c.to_ascii_lowercase() {
+                'k' => sq.file() > king.file(),
+                'q' => sq.file() < king.file(),
+                _ => false,
+            })
+            .collect();
+        // The outermost rook is the letter's own reading; the others are
+        // the alternatives.
+        let outermost = match c.to_ascii_lowercase() {
+            'k' => rooks.iter().map(|sq| sq.file()).max(),
+            _ => rooks.iter().map(|sq| sq.file()).min(),
+        };
+        for sq in &rooks {
+            if Some(sq.file()) == outermost {
+                continue;
+            }
+            let letter = if color.is_white() {
+                sq.file().upper_char()
+            } else {
+                sq.file().char()
+            };
+            let mut castling = (*field).to_owned();
+            castling.replace_range(i..i + 1, &letter.to_string());
+            let mut alt: Vec<String> = fields.iter().map(|f| (*f).to_owned()).collect();
+            alt[2] = castling;
+            readings.push((
+                alt.join(" "),
+                format!(
+                    "castling right '{c}' read as the rook on {sq} (X-FEN writes it '{letter}')"
+                ),
+            ));
+        }
+    }
+    readings
 }
 
 /// Why the board field of a FEN is not eight ranks of eight squares.
@@ -263,19 +393,61 @@ pub fn diagram(board: &shakmaty::Board) -> String {
     s
 }
 
-/// Read a move in UCI notation against `pos`.
+/// How castles are written in UCI move text: the dialects GUIs and engines
+/// speak. Every other move is plain UCI in all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CastlingStyle {
+    /// The king's move to its castled square (`e1g1`): UCI for classical
+    /// chess.
+    #[default]
+    KingToSquare,
+    /// King takes own rook (`e1h1`, `b1a1`): UCI with `UCI_Chess960`, the
+    /// only form that is never ambiguous in Chess960.
+    KingTakesRook,
+    /// `O-O` (the h-side rook) and `O-O-O` (the a-side rook): the dialect
+    /// of Arena and of engines from before the Chess960 UCI convention.
+    Arena,
+}
+
+/// The castle a side-named word stands for: `O-O` and `0-0` are the
+/// h-side castle, `O-O-O` and `0-0-0` the a-side one.
+pub fn castle_word(text: &str) -> Option<CastlingSide> {
+    match text {
+        "O-O" | "0-0" => Some(CastlingSide::KingSide),
+        "O-O-O" | "0-0-0" => Some(CastlingSide::QueenSide),
+        _ => None,
+    }
+}
+
+/// True when `text` is move text in one of the dialects: UCI syntax
+/// (`e2e4`, `e7e8q`) or a castle word (`O-O`). The null move `0000` is not
+/// a move. Legality is a matter for [`parse_uci_move`].
+pub fn is_move_text(text: &str) -> bool {
+    castle_word(text).is_some() || (text != "0000" && text.parse::<UciMove>().is_ok())
+}
+
+/// Read a move in any dialect against `pos`.
 ///
-/// Castling is accepted in both forms GUIs send: king-takes-own-rook
-/// (`e1h1`, the Chess960 convention, and what shakmaty reads natively) and
-/// the king's move to its castling destination (`e1g1`; in Chess960 e.g.
-/// `b1g1`), the latter only when it is unambiguous: no ordinary legal move
-/// has the same squares and exactly one castling move puts the king there.
-/// The destination comes from shakmaty (`CastlingSide::king_to`), never
-/// from hand-written square arithmetic.
+/// Castling is accepted in every form GUIs send: king-takes-own-rook
+/// (`e1h1`, the Chess960 convention, and what shakmaty reads natively),
+/// `O-O`/`O-O-O` (and with zeros, [`castle_word`]), and the king's move to
+/// its castling destination (`e1g1`; in Chess960 e.g. `b1g1`), the latter
+/// only when it is unambiguous: no ordinary legal move has the same squares
+/// and exactly one castling move puts the king there. Castles and
+/// destinations come from shakmaty's legal moves (`CastlingSide::king_to`),
+/// never from hand-written square arithmetic.
 ///
 /// # Errors
-/// A [`MoveError`] naming the move when it is not UCI syntax or not legal.
+/// A [`MoveError`] naming the move when it is not move text or not legal.
 pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
+    if let Some(side) = castle_word(text) {
+        let mut castles = pos.legal_moves();
+        castles.retain(|m| m.castling_side() == Some(side));
+        return castles.first().copied().ok_or_else(|| MoveError::Illegal {
+            text: text.to_owned(),
+            fen: shredder_fen(pos),
+        });
+    }
     let uci: UciMove = text
         .parse()
         .map_err(|_| MoveError::NotUci(text.to_owned()))?;
@@ -309,15 +481,14 @@ pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
     })
 }
 
-/// Write a move in UCI notation: castling as king-takes-rook when
-/// `chess960`, as the king's two-square move otherwise.
-pub fn uci_move(m: Move, chess960: bool) -> String {
-    let mode = if chess960 {
-        CastlingMode::Chess960
-    } else {
-        CastlingMode::Standard
-    };
-    m.to_uci(mode).to_string()
+/// Write a move in UCI notation, castles in `style`.
+pub fn uci_move(m: Move, style: CastlingStyle) -> String {
+    match (style, m.castling_side()) {
+        (CastlingStyle::Arena, Some(CastlingSide::KingSide)) => "O-O".to_owned(),
+        (CastlingStyle::Arena, Some(CastlingSide::QueenSide)) => "O-O-O".to_owned(),
+        (CastlingStyle::KingTakesRook, _) => m.to_uci(CastlingMode::Chess960).to_string(),
+        _ => m.to_uci(CastlingMode::Standard).to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -334,7 +505,7 @@ mod tests {
         // can only be written king-takes-rook.
         let oo = parse_uci_move(&pos, "g1h1").unwrap();
         assert!(oo.is_castle());
-        assert_eq!(uci_move(oo, true), "g1h1");
+        assert_eq!(uci_move(oo, CastlingStyle::KingTakesRook), "g1h1");
         // Queen-side: king g1 -> c1, rook b1 -> d1; both encodings work.
         let ooo = parse_uci_move(&pos, "g1b1").unwrap();
         assert!(ooo.is_castle());
@@ -344,8 +515,8 @@ mod tests {
         let a = parse_uci_move(&std, "e1g1").unwrap();
         let b = parse_uci_move(&std, "e1h1").unwrap();
         assert_eq!(a, b);
-        assert_eq!(uci_move(a, false), "e1g1");
-        assert_eq!(uci_move(a, true), "e1h1");
+        assert_eq!(uci_move(a, CastlingStyle::KingToSquare), "e1g1");
+        assert_eq!(uci_move(a, CastlingStyle::KingTakesRook), "e1h1");
     }
 
     #[test]
@@ -418,5 +589,60 @@ mod tests {
         assert!(!needs_chess960(&std));
         let frc = parse_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1").unwrap();
         assert!(needs_chess960(&frc));
+    }
+
+    #[test]
+    fn castle_words_read_as_the_side_s_castle() {
+        let pos = parse_fen("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
+        let short = parse_uci_move(&pos, "O-O").unwrap();
+        assert_eq!(uci_move(short, CastlingStyle::KingTakesRook), "b1h1");
+        assert_eq!(parse_uci_move(&pos, "0-0").unwrap(), short);
+        assert_eq!(uci_move(short, CastlingStyle::Arena), "O-O");
+        let long = parse_uci_move(&pos, "0-0-0").unwrap();
+        assert_eq!(uci_move(long, CastlingStyle::KingTakesRook), "b1a1");
+        assert_eq!(uci_move(long, CastlingStyle::Arena), "O-O-O");
+        // Ordinary moves are plain UCI in every dialect.
+        let push = parse_uci_move(&pos, "e2e4").unwrap();
+        assert_eq!(uci_move(push, CastlingStyle::Arena), "e2e4");
+        // No castle of that side: named as illegal.
+        let none = parse_fen("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w A - 0 1").unwrap();
+        assert!(
+            matches!(parse_uci_move(&none, "O-O"), Err(MoveError::Illegal { text, .. }) if text == "O-O")
+        );
+        assert!(is_move_text("O-O-O") && is_move_text("e7e8q") && !is_move_text("0000"));
+        assert!(!is_move_text("O-O-O-O") && !is_move_text("o-o"));
+    }
+
+    #[test]
+    fn rights_without_a_rook_are_dropped_and_named() {
+        let read =
+            parse_fen_lenient("rk5r/p1pppppp/1q6/8/8/1Q6/P1PPPPPP/RK5R w DAda - 0 1").unwrap();
+        assert_eq!(shredder_castling(&read.position), "Aa");
+        assert_eq!(read.dropped.len(), 2, "{:?}", read.dropped);
+        assert!(read.dropped[0].contains("'D'") && read.dropped[0].contains("d1"));
+        assert!(read.dropped[1].contains("'d'") && read.dropped[1].contains("d8"));
+        // X-FEN K with no rook on the king's h-side.
+        let read = parse_fen_lenient("r3k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1").unwrap();
+        assert_eq!(shredder_castling(&read.position), "Aa");
+        assert_eq!(read.dropped.len(), 2, "{:?}", read.dropped);
+        // Nothing to drop: nothing said.
+        let read = parse_fen_lenient("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        assert!(read.dropped.is_empty());
+        // Other faults are still refused.
+        assert!(parse_fen_lenient("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+        assert!(parse_fen_lenient("hello").is_err());
+    }
+
+    #[test]
+    fn x_fen_letters_have_inner_rook_readings() {
+        let readings = inner_rook_readings("1r2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Qq - 0 1");
+        assert_eq!(readings.len(), 1, "{readings:?}");
+        assert_eq!(
+            readings[0].0,
+            "1r2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Bq - 0 1"
+        );
+        assert!(readings[0].1.contains("'Q'") && readings[0].1.contains("b1"));
+        assert!(inner_rook_readings("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").is_empty());
+        assert!(inner_rook_readings("rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1").is_empty());
     }
 }

@@ -341,17 +341,19 @@ proptest! {
         prop_assert_eq!(go_of(&line), want, "{}", line);
     }
 
+    /// Moves are kept as text by the parser, garbage too: they are read
+    /// against the position when applied, so the moves before a bad one
+    /// still count (`a_bad_move_keeps_the_moves_before_it`).
     #[test]
-    fn position_with_a_corrupted_move_is_refused(p in position_command(), pick in any::<prop::sample::Index>(), bad in garbage_word()) {
+    fn position_moves_are_kept_as_sent(p in position_command(), pick in any::<prop::sample::Index>(), bad in garbage_word()) {
         prop_assume!(!p.moves.is_empty());
+        prop_assume!(bad != "moves");
         let mut p2 = p.clone();
         let i = pick.index(p2.moves.len());
         p2.moves[i] = bad.clone();
         let line = position_words(&p2, true).join(" ");
-        let e = parse_line(&line);
-        prop_assert!(e.is_err(), "'{}' was accepted as {:?}", line, e);
-        let msg = e.unwrap_err().0;
-        prop_assert!(msg.contains(&bad), "{}", msg);
+        let got = parse_line(&line).map(|parsed| parsed.command);
+        prop_assert_eq!(got, Ok(Some(Command::Position(p2))), "{}", line);
     }
 
     #[test]
@@ -505,7 +507,10 @@ proptest! {
             // write later, from their thread, which is fine here).
             let out = buf.take_lines();
             let refused = out.iter().any(|l| l.starts_with("info string error:"));
-            if refused {
+            // A refused `position` sets the moves before the bad one, or no
+            // position at all; every other refusal changes nothing.
+            let is_position = chess960::uci::command::command_word(line) == Some("position");
+            if refused && !is_position {
                 prop_assert!(snapshot(&s) == before, "'{}' was refused but changed the state", line);
             }
             all.extend(out);

@@ -15,7 +15,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 use support::{
-    chess_from_fen, legal_move, perft_file, same_position, startpos_table, Engine, REPLY,
+    castle, chess_from_fen, legal_move, perft_file, same_position, startpos_table, Engine, REPLY,
 };
 
 const STANDARD_CASTLING: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
@@ -126,6 +126,9 @@ fn startpos960_random_says_which_start_it_chose() {
     let mut e = Engine::start();
     let mut seen = std::collections::HashSet::new();
     for i in 0..30 {
+        // A new game draws anew (within one, the start is kept:
+        // `a_random_start_is_drawn_once_per_game`).
+        e.ask("ucinewgame");
         let with_moves = i % 3 == 0;
         let line = if with_moves {
             "position startpos960 random moves e2e4 e7e5 g2g3"
@@ -374,45 +377,11 @@ fn castling_output_encoding_follows_uci_chess960() {
     assert!(moves.contains(&"g1b1".to_owned()), "{moves:?}");
 }
 
-/// Every refused line: one `info string error:` naming the culprit, and the
-/// position is exactly what it was.
+/// Every refused line that is not a `position`: one `info string error:`
+/// naming the culprit, and the position is exactly what it was.
 #[test]
 fn bad_input_is_refused_and_leaves_the_position_unchanged() {
     let cases: &[(&str, &str)] = &[
-        ("position startpos960 0 moves e2e4 e7e5 xyz", "xyz"),
-        ("position startpos960 0 moves e2e4 e7e5 e2e4", "e2e4"),
-        ("position startpos960 0 moves e2e4 e7e5 g1h1", "g1h1"),
-        ("position startpos moves e2e4 e7e5 e1g1", "e1g1"),
-        ("position startpos960 960", "960"),
-        ("position startpos960 -1", "-1"),
-        (
-            "position startpos960 99999999999999999999999",
-            "99999999999999999999999",
-        ),
-        ("position startpos960 banana", "banana"),
-        ("position startpos960", "startpos960"),
-        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8"),
-        (
-            "position fen rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "9",
-        ),
-        (
-            "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HAha - 0 1",
-            "HAha",
-        ),
-        (
-            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-            "x",
-        ),
-        (
-            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 7 moves",
-            "7",
-        ),
-        ("position fen", "FEN"),
-        ("position", "position"),
-        ("position banana", "banana"),
-        ("position startpos banana", "banana"),
-        ("position startpos moves 0000", "0000"),
         ("go perft 16", "16"),
         ("setoption name Hash value 0", "0"),
         ("setoption name Hash value lots", "lots"),
@@ -444,6 +413,122 @@ fn bad_input_is_refused_and_leaves_the_position_unchanged() {
         assert!(late.is_empty(), "'{line}' was followed by {late:?}");
         assert_eq!(e.display(), before, "'{line}' changed the position");
     }
+}
+
+/// A `position` whose moves cannot all be read keeps the moves before the
+/// one named (the GUI's game as far as it can be read); the position is
+/// never the one of an earlier command.
+#[test]
+fn a_bad_move_keeps_the_moves_before_it() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "position startpos960 0 moves e2e4 e7e5 xyz",
+            "xyz",
+            &["e2e4", "e7e5"],
+        ),
+        (
+            "position startpos960 0 moves e2e4 e7e5 e2e4",
+            "e2e4",
+            &["e2e4", "e7e5"],
+        ),
+        (
+            "position startpos960 0 moves e2e4 e7e5 g1h1",
+            "g1h1",
+            &["e2e4", "e7e5"],
+        ),
+        (
+            "position startpos moves e2e4 e7e5 e1g1",
+            "e1g1",
+            &["e2e4", "e7e5"],
+        ),
+        ("position startpos moves 0000", "0000", &[]),
+        ("position startpos moves d2d4 O-O", "O-O", &["d2d4"]),
+    ];
+    let mut e = Engine::start();
+    for (line, culprit, kept) in cases {
+        // Start elsewhere, so that a position left unchanged shows.
+        e.ask("position startpos960 959 moves a2a3");
+        let out = e.ask(line);
+        assert_eq!(out.len(), 1, "'{line}' gave {out:?}");
+        assert!(
+            out[0].starts_with("info string error: ") && out[0].contains(culprit),
+            "'{line}': {out:?}"
+        );
+        let start = if line.contains("startpos960 0") {
+            chess960::startpos::position(0).expect("start 0")
+        } else {
+            Chess::default()
+        };
+        let mut want = start;
+        for m in *kept {
+            let mv = legal_move(&want, m, true).unwrap_or_else(|msg| e.fail(&msg));
+            want.play_unchecked(mv);
+        }
+        assert!(
+            same_position(&e.position(), &want),
+            "'{line}': the engine has {} instead of {}",
+            xfen(&e.position()),
+            xfen(&want)
+        );
+    }
+}
+
+/// A `position` with no readable start gives no position at all: `go` says
+/// so and answers `bestmove 0000` (the GUI's position is unknown, and a move
+/// of an earlier position would be an illegal move in its game) until the
+/// next valid `position`.
+#[test]
+fn a_position_with_no_readable_start_is_not_searched() {
+    let cases: &[(&str, &str)] = &[
+        ("position startpos960 960", "960"),
+        ("position startpos960 -1", "-1"),
+        (
+            "position startpos960 99999999999999999999999",
+            "99999999999999999999999",
+        ),
+        ("position startpos960 banana", "banana"),
+        ("position startpos960", "startpos960"),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/8/8"),
+        (
+            "position fen rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "9",
+        ),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "x",
+        ),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 7 moves",
+            "7",
+        ),
+        ("position fen", "FEN"),
+        ("position", "position"),
+        ("position banana", "banana"),
+        ("position startpos banana", "banana"),
+    ];
+    let mut e = Engine::start();
+    for (line, culprit) in cases {
+        e.ask("position startpos960 0 moves e2e4 e7e5");
+        let out = e.ask(line);
+        assert_eq!(out.len(), 1, "'{line}' gave {out:?}");
+        assert!(
+            out[0].starts_with("info string error: ") && out[0].contains(culprit),
+            "'{line}': error does not name '{culprit}': {out:?}"
+        );
+        e.send("go depth 2");
+        let (before, best, ponder) = e.bestmove(REPLY);
+        assert_eq!((best.as_str(), ponder), ("0000", None), "'{line}'");
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info string error: no position")),
+            "'{line}': {before:?}"
+        );
+    }
+    // The next valid position is searched again.
+    e.ask("position startpos960 0 moves e2e4 e7e5");
+    let pos = e.position();
+    search_checked(&mut e, &pos, "go depth 2", true);
 }
 
 #[test]
@@ -1055,6 +1140,179 @@ fn dfrc_and_frc_positions_match_the_reference_table() {
         assert!(
             out.len() == 1 && out[0].starts_with("info string error:"),
             "{bad}: {out:?}"
+        );
+    }
+}
+
+/// Play `moves` (UCI, king-takes-rook) on the position of `fen` read by
+/// shakmaty with its castling field replaced by `castling`.
+fn expected(fen: &str, castling: &str, moves: &[&str]) -> Chess {
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    fields[2] = castling;
+    let mut pos = chess_from_fen(&fields.join(" "));
+    for m in moves {
+        let mv = castle(&pos, m)
+            .or_else(|| legal_move(&pos, m, true).ok())
+            .unwrap_or_else(|| panic!("'{m}' is not legal in the expected game"));
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+/// Castles in every dialect GUIs send: `O-O`/`O-O-O` (and with zeros),
+/// king-takes-rook and the king's destination, in `position` and in
+/// `go searchmoves`, all read as the same move.
+#[test]
+fn every_castling_dialect_is_read() {
+    let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1";
+    let mut e = Engine::start();
+    for (moves, same_as) in [
+        ("O-O", ["O-O"].as_slice()),
+        ("0-0", &["O-O"]),
+        ("b1h1", &["O-O"]),
+        ("b1g1", &["O-O"]),
+        ("O-O-O", &["O-O-O"]),
+        ("0-0-0", &["O-O-O"]),
+        ("b1a1", &["O-O-O"]),
+        ("e2e4 O-O-O O-O", &["e2e4", "O-O-O", "O-O"]),
+        ("O-O b8a8", &["O-O", "O-O-O"]),
+    ] {
+        let out = e.ask(&format!("position fen {fen} moves {moves}"));
+        assert!(out.is_empty(), "'{moves}': {out:?}");
+        let want = expected(fen, "HAha", same_as);
+        assert!(
+            same_position(&e.position(), &want),
+            "'{moves}': {} instead of {}",
+            xfen(&e.position()),
+            xfen(&want)
+        );
+    }
+    // searchmoves reads the same words: the only move allowed is played.
+    for word in ["O-O", "0-0-0", "b1h1"] {
+        e.ask("ucinewgame");
+        e.ask(&format!("position fen {fen}"));
+        e.send(&format!("go depth 3 searchmoves {word}"));
+        let (_, best, _) = e.bestmove(REPLY);
+        let pos = chess_from_fen(fen);
+        let want = match word {
+            "b1h1" => castle(&pos, "O-O"),
+            "0-0-0" => castle(&pos, "O-O-O"),
+            w => castle(&pos, w),
+        };
+        let got = legal_move(&pos, &best, true).ok();
+        assert_eq!(got, want, "searchmoves {word}: bestmove {best}");
+    }
+}
+
+/// Castles are written `O-O`/`O-O-O` in `bestmove`, `ponder` and `pv` once
+/// the GUI has written one so in the game (Arena sets no option), or with
+/// `UCI_Chess960_Arena`; `ucinewgame` goes back to king-takes-rook.
+#[test]
+fn castles_are_written_in_the_dialect_the_gui_speaks() {
+    let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Chess960 value true");
+    // A GUI that castled as O-O: the engine's castle comes back as O-O.
+    e.ask(&format!("position fen {fen} moves a2a3 O-O"));
+    e.send("go depth 3 searchmoves e1a1");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert_eq!(best, "O-O-O", "{before:?}");
+    assert!(
+        before.iter().any(|l| l.contains(" pv O-O-O")),
+        "pv not in the GUI's dialect: {before:?}"
+    );
+    // A new game: king-takes-rook again.
+    e.ask("ucinewgame");
+    e.ask(&format!("position fen {fen}"));
+    e.send("go depth 3 searchmoves e1h1");
+    let (_, best, _) = e.bestmove(REPLY);
+    assert_eq!(best, "e1h1");
+    // The option asks for it from the first move.
+    e.ask("setoption name UCI_Chess960_Arena value true");
+    e.ask(&format!("position fen {fen} moves e2e4 e7e5"));
+    e.send("go depth 4 searchmoves e1h1");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert_eq!(best, "O-O", "{before:?}");
+    assert!(before.iter().any(|l| l.contains(" pv O-O")), "{before:?}");
+}
+
+/// A FEN whose castling rights no rook backs is read with those rights
+/// dropped and named (PyChess 1.0.3 turned an X-FEN `KQkq` start into
+/// `DAda`), as python-chess reads it: the game goes on from it.
+#[test]
+fn castling_rights_no_rook_backs_are_dropped_and_named() {
+    let fen = "rk5r/p1pppppp/1q6/8/8/1Q6/P1PPPPPP/RK5R w DAda - 0 1";
+    let mut e = Engine::start();
+    let out = e.ask(&format!("position fen {fen} moves e2e3"));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("info string castling rights dropped")
+            && out[0].contains("'D'")
+            && out[0].contains("'d'")
+            && !out[0].contains("'A'"),
+        "{out:?}"
+    );
+    let want = expected(fen, "Aa", &["e2e3"]);
+    assert!(
+        same_position(&e.position(), &want),
+        "{}",
+        xfen(&e.position())
+    );
+    let pos = e.position();
+    search_checked(&mut e, &pos, "go depth 3", true);
+}
+
+/// Scid 4.7.4 writes `Q` for an inner rook (`RR2K3 w Qq`, then `e1b1`): the
+/// reading under which every move is legal is the GUI's game, and it is
+/// said which.
+#[test]
+fn an_x_fen_letter_written_for_an_inner_rook_is_read_as_the_gui_meant() {
+    let fen = "1r2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Qq - 0 1";
+    let mut e = Engine::start();
+    let out = e.ask(&format!("position fen {fen} moves e1b1"));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("info string castling right 'Q' read as the rook on b1"),
+        "{out:?}"
+    );
+    let want = expected(fen, "Bb", &["O-O-O"]);
+    assert!(
+        same_position(&e.position(), &want),
+        "{}",
+        xfen(&e.position())
+    );
+}
+
+/// `startpos960 random` and `dfrc random` draw once per game: the GUI's
+/// next line, with moves, keeps the start until `ucinewgame`.
+#[test]
+fn a_random_start_is_drawn_once_per_game() {
+    let mut e = Engine::start();
+    for (family, count) in [("startpos960", 960u32), ("dfrc", 921_600)] {
+        e.ask("ucinewgame");
+        let out = e.ask(&format!("position {family} random"));
+        assert_eq!(out.len(), 1, "{out:?}");
+        let words: Vec<&str> = out[0].split_whitespace().collect();
+        assert_eq!(words[..3], ["info", "string", family], "{out:?}");
+        let n: u32 = words[3].parse().expect("number");
+        assert!(n < count);
+        let drawn = e.position();
+        for _ in 0..3 {
+            let again = e.ask(&format!("position {family} random moves e2e4"));
+            assert!(again.is_empty(), "drawn again: {again:?}");
+            let mut want = drawn.clone();
+            let mv = legal_move(&want, "e2e4", true).expect("e2e4");
+            want.play_unchecked(mv);
+            assert!(
+                same_position(&e.position(), &want),
+                "{family}: another start"
+            );
+        }
+        e.ask("ucinewgame");
+        let out = e.ask(&format!("position {family} random"));
+        assert!(
+            out.len() == 1 && out[0].starts_with(&format!("info string {family} ")),
+            "ucinewgame did not draw anew: {out:?}"
         );
     }
 }

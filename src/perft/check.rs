@@ -19,7 +19,7 @@ use serde::Serialize;
 use shakmaty::{Chess, Position};
 
 use super::Perft;
-use crate::notation::{parse_uci_move, shredder_fen, uci_move, xfen};
+use crate::notation::{parse_uci_move, shredder_fen, uci_move, xfen, CastlingStyle};
 use crate::uci_client::{ClientError, UciClient};
 
 /// How the engine wants its FENs.
@@ -122,7 +122,7 @@ impl Checker<'_> {
             .divide(pos, depth, &never)
             .unwrap_or_default()
             .into_iter()
-            .map(|(m, n)| (uci_move(m, true), n))
+            .map(|(m, n)| (uci_move(m, CastlingStyle::KingTakesRook), n))
             .collect()
     }
 
@@ -148,7 +148,8 @@ impl Checker<'_> {
         for (text, n) in self.client.divide(&setup, depth)? {
             // A move we cannot read is not legal here: it is kept as the
             // engine wrote it, and reported as extra.
-            let key = parse_uci_move(pos, &text).map_or(text, |m| uci_move(m, true));
+            let key = parse_uci_move(pos, &text)
+                .map_or(text, |m| uci_move(m, CastlingStyle::KingTakesRook));
             *out.entry(key).or_default() += n;
         }
         Ok(out)

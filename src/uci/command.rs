@@ -6,9 +6,9 @@
 //! Shredder-FEN, reads `position startpos960 518` as plain `startpos`, drops
 //! unknown trailing tokens and panics on `go depth 300`.
 //!
-//! Moves inside `position ... moves` are only checked for syntax here; their
-//! legality depends on the position and is checked when the command is
-//! applied (see [`crate::engine`]).
+//! Moves inside `position ... moves` are kept as text here: how they read
+//! (every castling dialect) and whether they are legal depends on the
+//! position, and is checked when the command is applied (see [`crate::uci`]).
 
 use std::fmt;
 
@@ -73,7 +73,7 @@ pub enum StartSpec {
 pub struct PositionCommand {
     /// The starting point.
     pub start: StartSpec,
-    /// Moves in UCI notation, syntax-checked only.
+    /// Moves as sent, read against the position when applied.
     pub moves: Vec<String>,
 }
 
@@ -181,6 +181,12 @@ pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
         command: Some(command),
         skipped,
     })
+}
+
+/// The command word of a line (the first token that is one), if any:
+/// which command a line that cannot be read was meant to be.
+pub fn command_word(line: &str) -> Option<&str> {
+    line.split_whitespace().find(|t| COMMAND_WORDS.contains(t))
 }
 
 /// Cut very long tokens so an error message stays one readable line.
@@ -324,14 +330,10 @@ fn parse_position(rest: &[&str]) -> Result<PositionCommand, ParseError> {
     };
     let moves = match after {
         [] => Vec::new(),
-        ["moves", moves @ ..] => {
-            for m in moves {
-                if m.parse::<shakmaty::uci::UciMove>().is_err() || *m == "0000" {
-                    return err(format!("bad move '{}' in position command", shorten(m)));
-                }
-            }
-            moves.iter().map(|m| (*m).to_owned()).collect()
-        }
+        // The moves are read against the position when the command is
+        // applied, so that one that cannot be read is named with its place
+        // and the moves before it still count.
+        ["moves", moves @ ..] => moves.iter().map(|m| (*m).to_owned()).collect(),
         [t, ..] => {
             return err(format!(
                 "unexpected token '{}' in position command (expected 'moves')",
@@ -426,7 +428,7 @@ fn parse_go(rest: &[&str]) -> GoCommand {
                 // searchmoves takes every following token that reads as a move.
                 let mut j = i + 1;
                 while let Some(t) = rest.get(j) {
-                    if t.parse::<shakmaty::uci::UciMove>().is_err() {
+                    if !crate::notation::is_move_text(t) {
                         break;
                     }
                     go.searchmoves.push((*t).to_owned());
@@ -513,12 +515,20 @@ mod tests {
 
     #[test]
     fn position_errors_name_the_culprit() {
-        assert!(refused("position startpos moves e2e4 xyz").contains("'xyz'"));
         assert!(refused("position startpos e2e4").contains("'e2e4'"));
         assert!(refused("position fen").contains("needs a FEN"));
         assert!(refused("position banana").contains("'banana'"));
         assert!(refused("position fen a b c d e f g").contains("'g'"));
-        assert!(refused("position startpos moves 0000").contains("'0000'"));
+    }
+
+    #[test]
+    fn position_moves_are_kept_as_text_in_every_dialect() {
+        let Command::Position(p) = cmd("position startpos moves e2e4 O-O 0-0-0 xyz 0000") else {
+            panic!("not a position");
+        };
+        assert_eq!(p.moves, ["e2e4", "O-O", "0-0-0", "xyz", "0000"]);
+        assert_eq!(command_word("joho position banana"), Some("position"));
+        assert_eq!(command_word("banana"), None);
     }
 
     #[test]

@@ -14,13 +14,16 @@ use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use crate::engine::{
     self, Bound, Clock, Engine, Game, GoRequest, Outcome, Report, Reporter, Score, MAX_DEPTH,
     MAX_PERFT_DEPTH,
 };
-use crate::notation::{parse_uci_move, shredder_fen, uci_move, xfen};
+use crate::notation::{
+    castle_word, inner_rook_readings, parse_fen_lenient, parse_uci_move, shredder_fen, uci_move,
+    xfen, CastlingStyle,
+};
 use crate::startpos;
 use command::{Command, GoCommand, PositionCommand, StartSpec};
 use options::{Change, Options};
@@ -50,14 +53,17 @@ setoption name <id> [value <x>]  e.g. setoption name UCI_Chess960 value true
 isready                          answered readyok
 ucinewgame                       forget the game and clear the hash
 position startpos [moves ...]    the classical start
-position startpos960 <n>|random [moves ...]  Chess960 start 0..959 (518 = classical)
+position startpos960 <n>|random [moves ...]  Chess960 start 0..959 (518 = classical);
+                                 random draws once per game (until ucinewgame)
 position fen <FEN> [moves ...]   FEN, X-FEN (KQkq) or Shredder-FEN (HAha)
+                                 castles as e1h1, e1g1 or O-O / O-O-O
 go [wtime btime winc binc movestogo movetime depth nodes mate infinite ponder searchmoves ...]
 go perft <depth>                 count leaf nodes per move (divide)
 stop / ponderhit / quit
 d                                show the board, FEN, Shredder-FEN and start number
 eval                             static evaluation of the position
-Castling moves are written king-takes-own-rook (e1h1) with UCI_Chess960 or a Chess960 start.";
+Castling moves are written king-takes-own-rook (e1h1) with UCI_Chess960 or a Chess960 start,
+O-O / O-O-O with UCI_Chess960_Arena or once the GUI has sent a castle that way.";
 
 /// Whether the session goes on after a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +82,19 @@ pub struct Session {
     options: Options,
     debug: bool,
     rng: ChaCha8Rng,
+    /// The GUI wrote a castle as `O-O` in this game: answer in its dialect
+    /// (Arena sets no option for it). Until `ucinewgame`.
+    arena_spoken: bool,
+    /// The start `startpos960 random` drew in this game: GUIs send the
+    /// whole line again with every move, so it is drawn once, until
+    /// `ucinewgame`.
+    drawn_960: Option<u32>,
+    /// The same for `dfrc random`.
+    drawn_dfrc: Option<u32>,
+    /// Why the last `position` gave no position at all (its start could not
+    /// be read): `go` then answers `bestmove 0000` instead of searching a
+    /// position the GUI did not send.
+    unreadable: Option<String>,
 }
 
 impl Session {
@@ -89,6 +108,10 @@ impl Session {
             options,
             debug: false,
             rng: ChaCha8Rng::from_entropy(),
+            arena_spoken: false,
+            drawn_960: None,
+            drawn_dfrc: None,
+            unreadable: None,
         }
     }
 
@@ -103,9 +126,22 @@ impl Session {
         &self.options
     }
 
-    /// True when moves are written king-takes-rook.
-    fn chess960_notation(&self) -> bool {
-        self.options.chess960 || self.game.is_chess960()
+    /// Why the last `position` gave no position, if it did not (for tests).
+    pub fn unreadable(&self) -> Option<&str> {
+        self.unreadable.as_deref()
+    }
+
+    /// How castles are written to the GUI: `O-O` when it asked for Arena's
+    /// dialect or spoke it, king-takes-rook with `UCI_Chess960` or a Chess960
+    /// game, the king's two-square move otherwise.
+    fn castling_style(&self) -> CastlingStyle {
+        if self.options.chess960_arena || self.arena_spoken {
+            CastlingStyle::Arena
+        } else if self.options.chess960 || self.game.is_chess960() {
+            CastlingStyle::KingTakesRook
+        } else {
+            CastlingStyle::KingToSquare
+        }
     }
 
     fn error(&self, msg: &str) {
@@ -119,7 +155,11 @@ impl Session {
         let parsed = match command::parse_line(line) {
             Ok(p) => p,
             Err(e) => {
-                self.error(&e.0);
+                if command::command_word(line) == Some("position") {
+                    self.no_position(&e.0);
+                } else {
+                    self.error(&e.0);
+                }
                 return Flow::Continue;
             }
         };
@@ -147,11 +187,12 @@ impl Session {
                 self.engine.stop();
                 self.engine.clear_hash();
                 self.game = Game::default();
+                self.arena_spoken = false;
+                self.drawn_960 = None;
+                self.drawn_dfrc = None;
+                self.unreadable = None;
             }
-            Command::Position(p) => match self.build_game(&p) {
-                Ok(game) => self.game = game,
-                Err(e) => self.error(&e),
-            },
+            Command::Position(p) => self.set_position(&p),
             Command::Go(g) => self.go(&g),
             Command::Stop => self.engine.stop(),
             Command::PonderHit => self.engine.ponderhit(),
@@ -208,42 +249,116 @@ impl Session {
         self.options.apply(&change);
     }
 
-    /// Build the game a `position` command describes, without touching the
-    /// current one: a failure leaves the session as it was.
-    fn build_game(&mut self, p: &PositionCommand) -> Result<Game, String> {
-        let mut game = match &p.start {
+    /// A `position` whose start cannot be read: the GUI's position is
+    /// unknown, so none is searched until the next valid one.
+    fn no_position(&mut self, reason: &str) {
+        self.error(&format!(
+            "{reason}; no position until the next valid 'position' (go answers bestmove 0000)"
+        ));
+        self.unreadable = Some(reason.to_owned());
+    }
+
+    /// Apply a `position` command. The start is read first; the moves are
+    /// played up to the first that cannot be read or is illegal, which is
+    /// named: the game is then the GUI's own as far as it could be read (as
+    /// Stockfish 15.1 keeps it), never a position from an earlier command.
+    fn set_position(&mut self, p: &PositionCommand) {
+        let mut game = match self.start_game(&p.start) {
+            Ok(game) => game,
+            Err(e) => return self.no_position(&e),
+        };
+        self.unreadable = None;
+        if let Err((i, e)) = play_all(&mut game, &p.moves) {
+            // A FEN whose K or Q some GUIs wrote for an inner rook: the
+            // reading under which every move is legal is the GUI's game.
+            let other = match &p.start {
+                StartSpec::Fen(fen) => {
+                    inner_rook_readings(fen).into_iter().find_map(|(alt, why)| {
+                        let mut g = Game::new(parse_fen_lenient(&alt).ok()?.position, None);
+                        play_all(&mut g, &p.moves).ok().map(|()| (g, why))
+                    })
+                }
+                _ => None,
+            };
+            match other {
+                Some((g, why)) => {
+                    self.out.send(&format!(
+                        "info string {why}, so that move {} '{}' is legal",
+                        i + 1,
+                        command::shorten(&p.moves[i])
+                    ));
+                    game = g;
+                }
+                None => self.error(&format!(
+                    "move {} of the position command: {e}; the position is the one before it",
+                    i + 1
+                )),
+            }
+        }
+        if p.moves[..game.moves().len()]
+            .iter()
+            .any(|m| castle_word(m).is_some())
+        {
+            self.arena_spoken = true;
+        }
+        self.game = game;
+    }
+
+    /// The game at the start a `position` command names.
+    fn start_game(&mut self, start: &StartSpec) -> Result<Game, String> {
+        Ok(match start {
             StartSpec::StartPos => Game::new(Chess::default(), Some(startpos::STANDARD)),
-            StartSpec::Fen(fen) => Game::from_fen(fen).map_err(|e| e.to_string())?,
+            StartSpec::Fen(fen) => {
+                let read = parse_fen_lenient(fen).map_err(|e| e.to_string())?;
+                if !read.dropped.is_empty() {
+                    self.out.send(&format!(
+                        "info string castling rights dropped from the FEN: {}",
+                        cap_message(&read.dropped.join("; "))
+                    ));
+                }
+                Game::new(read.position, None)
+            }
             StartSpec::Start960(n) => {
                 let pos = startpos::position(*n).map_err(|e| e.to_string())?;
                 Game::new(pos, Some(*n))
             }
             StartSpec::Start960Random => {
-                let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::COUNT);
-                let pos = startpos::position(n).map_err(|e| e.to_string())?;
-                self.out.send(&format!(
-                    "info string startpos960 {n} fen {}",
-                    shredder_fen(&pos)
-                ));
-                Game::new(pos, Some(n))
+                let n = match self.drawn_960 {
+                    Some(n) => n,
+                    None => {
+                        let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::COUNT);
+                        let fen = startpos::position(n).map(|p| shredder_fen(&p));
+                        self.out.send(&format!(
+                            "info string startpos960 {n} fen {}",
+                            fen.map_err(|e| e.to_string())?
+                        ));
+                        self.drawn_960 = Some(n);
+                        n
+                    }
+                };
+                Game::new(startpos::position(n).map_err(|e| e.to_string())?, Some(n))
             }
             StartSpec::Dfrc(n) => Game::new(
                 startpos::dfrc_position(*n).map_err(|e| e.to_string())?,
                 None,
             ),
             StartSpec::DfrcRandom => {
-                let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::DFRC_COUNT);
-                let pos = startpos::dfrc_position(n).map_err(|e| e.to_string())?;
-                self.out
-                    .send(&format!("info string dfrc {n} fen {}", shredder_fen(&pos)));
-                Game::new(pos, None)
+                let n = match self.drawn_dfrc {
+                    Some(n) => n,
+                    None => {
+                        let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::DFRC_COUNT);
+                        let fen = startpos::dfrc_position(n).map(|p| shredder_fen(&p));
+                        self.out.send(&format!(
+                            "info string dfrc {n} fen {}",
+                            fen.map_err(|e| e.to_string())?
+                        ));
+                        self.drawn_dfrc = Some(n);
+                        n
+                    }
+                };
+                Game::new(startpos::dfrc_position(n).map_err(|e| e.to_string())?, None)
             }
-        };
-        for (i, m) in p.moves.iter().enumerate() {
-            game.play_uci(m)
-                .map_err(|e| format!("move {} of the position command: {e}", i + 1))?;
-        }
-        Ok(game)
+        })
     }
 
     fn go(&mut self, g: &GoCommand) {
@@ -279,6 +394,13 @@ impl Session {
         // A new `go` while searching: finish the old search first (its
         // bestmove is sent), so every go gets exactly one bestmove.
         self.engine.stop();
+        if let Some(reason) = &self.unreadable {
+            self.error(&format!("no position to search: {reason}"));
+            if g.perft.is_none() {
+                self.out.send(&output::bestmove(None, None));
+            }
+            return;
+        }
         if let Some(depth) = g.perft {
             self.go_perft(depth);
             return;
@@ -309,28 +431,23 @@ impl Session {
             move_overhead_ms: self.options.move_overhead,
             limit_elo: self.options.limit_strength.then_some(self.options.elo),
         };
-        let chess960 = self.chess960_notation();
+        let style = self.castling_style();
         let reporter = Box::new(UciReporter {
             out: Arc::clone(&self.out),
-            chess960,
+            style,
         });
         let out = Arc::clone(&self.out);
         let on_done = Box::new(move |o: Outcome| {
-            let mode = if chess960 {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            };
-            let best = o.best.map(|m| m.to_uci(mode));
-            let ponder = o.ponder.map(|m| m.to_uci(mode));
-            out.send(&output::bestmove(best.as_ref(), ponder.as_ref()));
+            let best = o.best.map(|m| uci_move(m, style));
+            let ponder = o.ponder.map(|m| uci_move(m, style));
+            out.send(&output::bestmove(best.as_deref(), ponder.as_deref()));
         });
         self.engine.go(&self.game, request, reporter, on_done);
     }
 
     /// `depth` is at most [`MAX_PERFT_DEPTH`] (checked by [`Self::go`]).
     fn go_perft(&mut self, depth: u32) {
-        let chess960 = self.chess960_notation();
+        let style = self.castling_style();
         let out = Arc::clone(&self.out);
         // The GUI's `Threads` and `Hash` size the count as they size the
         // search. The counting runs off the input thread (isready stays
@@ -348,7 +465,7 @@ impl Session {
                 };
                 let mut lines: Vec<(String, u64)> = counts
                     .into_iter()
-                    .map(|(m, n)| (uci_move(m, chess960), n))
+                    .map(|(m, n)| (uci_move(m, style), n))
                     .collect();
                 lines.sort();
                 let total: u64 = if depth == 0 {
@@ -376,6 +493,11 @@ impl Session {
             .lines()
             .map(str::to_owned)
             .collect();
+        if let Some(reason) = &self.unreadable {
+            block.push(format!(
+                "No position: the last 'position' could not be read ({reason}); this is the one before it"
+            ));
+        }
         block.push(format!("Fen: {}", xfen(pos)));
         block.push(format!("Shredder-FEN: {}", shredder_fen(pos)));
         let played = self.game.moves().len();
@@ -400,6 +522,15 @@ impl Session {
     }
 }
 
+/// Play `moves` on `game` up to the first that cannot be read or is
+/// illegal; that one's index and error.
+fn play_all(game: &mut Game, moves: &[String]) -> Result<(), (usize, crate::notation::MoveError)> {
+    for (i, m) in moves.iter().enumerate() {
+        game.play_uci(m).map_err(|e| (i, e))?;
+    }
+    Ok(())
+}
+
 /// Longest message text sent in an `info string` about the input.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
@@ -416,17 +547,17 @@ fn cap_message(msg: &str) -> String {
 /// Formats search reports as `info` lines.
 struct UciReporter {
     out: Arc<Output>,
-    chess960: bool,
+    style: CastlingStyle,
 }
 
 impl Reporter for UciReporter {
     fn report(&mut self, r: &Report) {
-        self.out.send(&info_line(r, self.chess960));
+        self.out.send(&info_line(r, self.style));
     }
 }
 
-/// The `info` line of a report.
-pub fn info_line(r: &Report, chess960: bool) -> String {
+/// The `info` line of a report, castles of the pv written in `style`.
+pub fn info_line(r: &Report, style: CastlingStyle) -> String {
     let ms = r.time.as_millis() as u64;
     let nps = (r.nodes * 1000).checked_div(ms).unwrap_or(r.nodes * 1000);
     let score = match r.score {
@@ -438,7 +569,7 @@ pub fn info_line(r: &Report, chess960: bool) -> String {
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
-    let pv: Vec<String> = r.pv.iter().map(|&m: &Move| uci_move(m, chess960)).collect();
+    let pv: Vec<String> = r.pv.iter().map(|&m: &Move| uci_move(m, style)).collect();
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {ms}",
         r.depth, r.seldepth, r.multipv, r.nodes, r.hashfull

@@ -50,6 +50,8 @@ pub enum Id {
     Ponder,
     /// `UCI_Chess960`.
     Chess960,
+    /// `UCI_Chess960_Arena`.
+    Chess960Arena,
     /// `Debug Log File`.
     DebugLogFile,
     /// `UCI_LimitStrength`.
@@ -222,6 +224,14 @@ pub const CHESS960: Spec = Spec {
     kind: Kind::Check { default: false },
     what: "castles written king-takes-own-rook (always so from a Chess960 start)",
 };
+/// `UCI_Chess960_Arena`: castles written `O-O`/`O-O-O`, the name several
+/// engines give this option for Arena's Chess960 dialect.
+pub const CHESS960_ARENA: Spec = Spec {
+    id: Id::Chess960Arena,
+    name: "UCI_Chess960_Arena",
+    kind: Kind::Check { default: false },
+    what: "castles written O-O / O-O-O (Arena's dialect; also so once the GUI sends a castle that way)",
+};
 
 /// `UCI_LimitStrength`: play at `UCI_Elo`.
 pub const LIMIT_STRENGTH: Spec = Spec {
@@ -256,6 +266,7 @@ pub const TABLE: &[Spec] = &[
     MOVE_OVERHEAD,
     PONDER,
     CHESS960,
+    CHESS960_ARENA,
     LIMIT_STRENGTH,
     ELO,
     Spec {
@@ -279,6 +290,8 @@ pub struct Options {
     pub move_overhead: u64,
     /// `UCI_Chess960`: castling written king-takes-rook.
     pub chess960: bool,
+    /// `UCI_Chess960_Arena`: castling written `O-O`/`O-O-O`.
+    pub chess960_arena: bool,
     /// `Ponder` (only tells us the GUI may send `go ponder`).
     pub ponder: bool,
     /// `Debug Log File` (empty: off).
@@ -297,6 +310,7 @@ impl Default for Options {
             multipv: MULTIPV.spin_default() as usize,
             move_overhead: MOVE_OVERHEAD.spin_default() as u64,
             chess960: CHESS960.check_default(),
+            chess960_arena: CHESS960_ARENA.check_default(),
             ponder: PONDER.check_default(),
             debug_log_file: String::new(),
             limit_strength: LIMIT_STRENGTH.check_default(),
@@ -320,6 +334,8 @@ pub enum Change {
     MoveOverhead(u64),
     /// Chess960 castling notation.
     Chess960(bool),
+    /// Arena's castling notation.
+    Chess960Arena(bool),
     /// Pondering allowed.
     Ponder(bool),
     /// Debug log path.
@@ -349,6 +365,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
         (Id::MultiPv, Value::Int(n)) => Change::MultiPv(n as usize),
         (Id::MoveOverhead, Value::Int(n)) => Change::MoveOverhead(n as u64),
         (Id::Chess960, Value::Bool(b)) => Change::Chess960(b),
+        (Id::Chess960Arena, Value::Bool(b)) => Change::Chess960Arena(b),
         (Id::Ponder, Value::Bool(b)) => Change::Ponder(b),
         (Id::DebugLogFile, Value::Text(path)) => Change::DebugLogFile(path),
         (Id::LimitStrength, Value::Bool(b)) => Change::LimitStrength(b),
@@ -367,6 +384,7 @@ impl Options {
             Change::MultiPv(n) => self.multipv = *n,
             Change::MoveOverhead(ms) => self.move_overhead = *ms,
             Change::Chess960(b) => self.chess960 = *b,
+            Change::Chess960Arena(b) => self.chess960_arena = *b,
             Change::Ponder(b) => self.ponder = *b,
             Change::DebugLogFile(p) => self.debug_log_file = p.clone(),
             Change::LimitStrength(b) => self.limit_strength = *b,

@@ -191,8 +191,9 @@ fn to_vampirc(m: &UciMove) -> Option<vampirc_uci::UciMove> {
 }
 
 /// `bestmove <m> [ponder <p>]`, or `bestmove 0000` when there is no legal
-/// move (the UCI null move; GUIs read it as "no move").
-pub fn bestmove(best: Option<&UciMove>, ponder: Option<&UciMove>) -> String {
+/// move (the UCI null move; GUIs read it as "no move"). The moves come as
+/// text in the GUI's dialect: a castle word (`O-O`) is written as it is.
+pub fn bestmove(best: Option<&str>, ponder: Option<&str>) -> String {
     let Some(best) = best else {
         return "bestmove 0000".into();
     };
@@ -200,7 +201,8 @@ pub fn bestmove(best: Option<&UciMove>, ponder: Option<&UciMove>) -> String {
         Some(p) => format!("bestmove {best} ponder {p}"),
         None => format!("bestmove {best}"),
     };
-    let msg = match (to_vampirc(best), ponder.map(to_vampirc)) {
+    let vampirc = |t: &str| t.parse::<UciMove>().ok().as_ref().and_then(to_vampirc);
+    let msg = match (vampirc(best), ponder.map(vampirc)) {
         (Some(b), None) => UciMessage::best_move(b),
         (Some(b), Some(Some(p))) => UciMessage::best_move_with_ponder(b, p),
         _ => return fallback,
@@ -214,12 +216,18 @@ mod tests {
 
     #[test]
     fn bestmove_formats_castling_and_promotion() {
-        let castle: UciMove = "e1h1".parse().unwrap();
-        let promo: UciMove = "a7a8n".parse().unwrap();
-        assert_eq!(bestmove(Some(&castle), None), "bestmove e1h1");
+        assert_eq!(bestmove(Some("e1h1"), None), "bestmove e1h1");
         assert_eq!(
-            bestmove(Some(&promo), Some(&castle)),
+            bestmove(Some("a7a8n"), Some("e1h1")),
             "bestmove a7a8n ponder e1h1"
+        );
+        assert_eq!(
+            bestmove(Some("O-O"), Some("e7e5")),
+            "bestmove O-O ponder e7e5"
+        );
+        assert_eq!(
+            bestmove(Some("e2e4"), Some("O-O-O")),
+            "bestmove e2e4 ponder O-O-O"
         );
         assert_eq!(bestmove(None, None), "bestmove 0000");
     }

@@ -455,6 +455,19 @@ pub fn legal_move(pos: &Chess, text: &str, chess960: bool) -> Result<Move, Strin
     Ok(m)
 }
 
+/// The castle of `side` ("O-O": the h-side rook, "O-O-O": the a-side one)
+/// among shakmaty's legal moves in `pos`, if it is legal.
+pub fn castle(pos: &Chess, word: &str) -> Option<Move> {
+    let side = match word {
+        "O-O" => shakmaty::CastlingSide::KingSide,
+        "O-O-O" => shakmaty::CastlingSide::QueenSide,
+        _ => return None,
+    };
+    pos.legal_moves()
+        .into_iter()
+        .find(|m| m.castling_side() == Some(side))
+}
+
 /// The reference rows of `perft/chess960_startpos.tsv`: (number, FEN, d1..d6).
 pub fn startpos_table() -> Vec<(u32, String, Vec<u64>)> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess960_startpos.tsv");
@@ -500,10 +513,11 @@ pub fn perft_file(name: &str) -> Vec<PerftEntry> {
     out
 }
 
-/// UCI move syntax as engines send it (`0000` is the null move).
+/// UCI move syntax as engines send it (`0000` is the null move; `O-O` and
+/// `O-O-O` are castles in Arena's dialect).
 pub fn is_uci_move(t: &str) -> bool {
     let b = t.as_bytes();
-    if t == "0000" {
+    if matches!(t, "0000" | "O-O" | "O-O-O") {
         return true;
     }
     let sq = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
@@ -551,7 +565,7 @@ pub fn check_protocol_line(line: &str) -> Result<(), String> {
         {
             Ok(())
         }
-        ["Fen:" | "Shredder-FEN:", ..] | ["Start:", ..] | ["Key:", _] | ["Checkers:", ..] => Ok(()),
+        ["Fen:" | "Shredder-FEN:", ..] | ["Start:", ..] | ["No", "position:", ..] | ["Key:", _] | ["Checkers:", ..] => Ok(()),
         _ => bad(),
     }
 }
