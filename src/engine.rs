@@ -140,6 +140,11 @@ impl Game {
         Ok(())
     }
 
+    /// The start position.
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
     /// The current position.
     pub fn position(&self) -> &Chess {
         &self.position
@@ -351,6 +356,36 @@ impl Engine {
             )
         };
         self.spawn(JobKind::Search, hold, search, on_done);
+    }
+
+    /// Search `game` for `movetime_ms` and wait for the move: the answer a
+    /// front-end gives when the engine behind it fails (`chess960 wrap`).
+    /// `None` only when there is no legal move.
+    pub fn quick_move(&mut self, game: &Game, movetime_ms: u64) -> Option<Move> {
+        struct Silent;
+        impl Reporter for Silent {
+            fn report(&mut self, _: &Report) {}
+        }
+        let request = GoRequest {
+            clock: Clock {
+                movetime: Some(i64::try_from(movetime_ms).unwrap_or(i64::MAX)),
+                ..Clock::default()
+            },
+            multipv: 1,
+            threads: 1,
+            ..GoRequest::default()
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.go(
+            game,
+            request,
+            Box::new(Silent),
+            Box::new(move |o: Outcome| {
+                let _ = tx.send(o.best);
+            }),
+        );
+        self.wait();
+        rx.recv().ok().flatten()
     }
 
     /// Count the leaves below each move of `pos` to `depth` in the

@@ -19,6 +19,8 @@
 //! * [`engine`]: the facade the UCI layer talks to;
 //! * [`uci`]: the protocol (parser, options, output, session);
 //! * [`uci_client`]: driving another UCI engine (for the perft checker);
+//! * [`wrap`]: the front-end that gives any UCI engine Chess960 in every
+//!   GUI's dialect;
 //! * [`cli`]: the command line;
 //! * [`mod@bench`]: the deterministic search signature.
 //!
@@ -49,3 +51,4 @@ pub mod startpos;
 pub mod strength;
 pub mod uci;
 pub mod uci_client;
+pub mod wrap;

@@ -65,6 +65,30 @@ pub enum Command {
     Roll(RollArgs),
     /// Exact fairness analysis of a manual procedure: probability of each of the 960 positions.
     Analyze(AnalyzeArgs),
+    /// Front another UCI engine: Chess960 in every GUI's dialect, and a legal bestmove always.
+    Wrap(WrapArgs),
+}
+
+/// `chess960 wrap [OPTIONS] [--] ENGINE [ARGS...]`
+#[derive(Debug, Args)]
+pub struct WrapArgs {
+    /// Castling notation sent to the engine: auto (king-takes-rook with UCI_Chess960 in Chess960
+    /// games), kxr (always king-takes-rook), oo (O-O / O-O-O), king (the king's destination).
+    #[arg(long, value_enum, default_value_t = crate::wrap::EngineCastling::Auto)]
+    pub engine_castling: crate::wrap::EngineCastling,
+    /// FEN flavour sent to the engine: shredder (HAha in Chess960 games) or xfen (KQkq).
+    #[arg(long, value_enum, default_value_t = crate::wrap::EngineFen::Shredder)]
+    pub engine_fen: crate::wrap::EngineFen,
+    /// Write every line in each of the four directions to FILE, timestamped.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Milliseconds beyond a `go movetime` (or after `stop`) the engine may take before
+    /// chess960 answers with its own move.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub margin: u64,
+    /// The engine's program and its arguments.
+    #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    pub engine: Vec<String>,
 }
 
 /// `chess960 fen N [--shredder]`
@@ -345,6 +369,15 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(a)) => bench_cmd::bench(a.depth),
         Some(Command::Roll(a)) => procedures_cmd::roll(&a),
         Some(Command::Analyze(a)) => procedures_cmd::analyze(&a),
+        Some(Command::Wrap(a)) => crate::wrap::run(crate::wrap::Config {
+            command: a.engine,
+            castling: a.engine_castling,
+            fen: a.engine_fen,
+            log: a.log,
+            margin_ms: a.margin,
+        })
+        .map(|()| ExitCode::SUCCESS)
+        .map_err(|e| CliError::Io(e.to_string())),
     };
     match result {
         Ok(code) => code,

@@ -8,26 +8,25 @@
 pub mod command;
 pub mod options;
 pub mod output;
+pub mod position;
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Move, Position};
 
 use crate::engine::{
     self, Bound, Clock, Engine, Game, GoRequest, Outcome, Report, Reporter, Score, MAX_DEPTH,
     MAX_PERFT_DEPTH,
 };
-use crate::notation::{
-    castle_word, inner_rook_readings, parse_fen_lenient, parse_uci_move, shredder_fen, uci_move,
-    xfen, CastlingStyle,
-};
+use crate::notation::{parse_uci_move, shredder_fen, uci_move, xfen, CastlingStyle};
 use crate::startpos;
-use command::{Command, GoCommand, PositionCommand, StartSpec};
+use command::{Command, GoCommand, PositionCommand};
 use options::{Change, Options};
 use output::Output;
+use position::Positions;
 
 /// Engine name sent on `uci`.
 pub const NAME: &str = concat!(
@@ -82,19 +81,9 @@ pub struct Session {
     options: Options,
     debug: bool,
     rng: ChaCha8Rng,
-    /// The GUI wrote a castle as `O-O` in this game: answer in its dialect
-    /// (Arena sets no option for it). Until `ucinewgame`.
-    arena_spoken: bool,
-    /// The start `startpos960 random` drew in this game: GUIs send the
-    /// whole line again with every move, so it is drawn once, until
-    /// `ucinewgame`.
-    drawn_960: Option<u32>,
-    /// The same for `dfrc random`.
-    drawn_dfrc: Option<u32>,
-    /// Why the last `position` gave no position at all (its start could not
-    /// be read): `go` then answers `bestmove 0000` instead of searching a
-    /// position the GUI did not send.
-    unreadable: Option<String>,
+    /// What lasts between the `position` commands of a game (random
+    /// draws, the GUI's castling dialect, no position at all).
+    positions: Positions,
 }
 
 impl Session {
@@ -108,10 +97,7 @@ impl Session {
             options,
             debug: false,
             rng: ChaCha8Rng::from_entropy(),
-            arena_spoken: false,
-            drawn_960: None,
-            drawn_dfrc: None,
-            unreadable: None,
+            positions: Positions::default(),
         }
     }
 
@@ -128,20 +114,16 @@ impl Session {
 
     /// Why the last `position` gave no position, if it did not (for tests).
     pub fn unreadable(&self) -> Option<&str> {
-        self.unreadable.as_deref()
+        self.positions.unreadable()
     }
 
-    /// How castles are written to the GUI: `O-O` when it asked for Arena's
-    /// dialect or spoke it, king-takes-rook with `UCI_Chess960` or a Chess960
-    /// game, the king's two-square move otherwise.
+    /// How castles are written to the GUI ([`Positions::gui_style`]).
     fn castling_style(&self) -> CastlingStyle {
-        if self.options.chess960_arena || self.arena_spoken {
-            CastlingStyle::Arena
-        } else if self.options.chess960 || self.game.is_chess960() {
-            CastlingStyle::KingTakesRook
-        } else {
-            CastlingStyle::KingToSquare
-        }
+        self.positions.gui_style(
+            self.options.chess960_arena,
+            self.options.chess960,
+            &self.game,
+        )
     }
 
     fn error(&self, msg: &str) {
@@ -156,7 +138,8 @@ impl Session {
             Ok(p) => p,
             Err(e) => {
                 if command::command_word(line) == Some("position") {
-                    self.no_position(&e.0);
+                    let refusal = self.positions.refuse(&cap_message(&e.0));
+                    self.out.send(&refusal);
                 } else {
                     self.error(&e.0);
                 }
@@ -187,10 +170,7 @@ impl Session {
                 self.engine.stop();
                 self.engine.clear_hash();
                 self.game = Game::default();
-                self.arena_spoken = false;
-                self.drawn_960 = None;
-                self.drawn_dfrc = None;
-                self.unreadable = None;
+                self.positions.new_game();
             }
             Command::Position(p) => self.set_position(&p),
             Command::Go(g) => self.go(&g),
@@ -249,116 +229,17 @@ impl Session {
         self.options.apply(&change);
     }
 
-    /// A `position` whose start cannot be read: the GUI's position is
-    /// unknown, so none is searched until the next valid one.
-    fn no_position(&mut self, reason: &str) {
-        self.error(&format!(
-            "{reason}; no position until the next valid 'position' (go answers bestmove 0000)"
-        ));
-        self.unreadable = Some(reason.to_owned());
-    }
-
-    /// Apply a `position` command. The start is read first; the moves are
-    /// played up to the first that cannot be read or is illegal, which is
-    /// named: the game is then the GUI's own as far as it could be read (as
-    /// Stockfish 15.1 keeps it), never a position from an earlier command.
+    /// Apply a `position` command (see [`Positions::apply`]); when its start
+    /// cannot be read the previous game stays for `d`, but nothing is
+    /// searched.
     fn set_position(&mut self, p: &PositionCommand) {
-        let mut game = match self.start_game(&p.start) {
-            Ok(game) => game,
-            Err(e) => return self.no_position(&e),
-        };
-        self.unreadable = None;
-        if let Err((i, e)) = play_all(&mut game, &p.moves) {
-            // A FEN whose K or Q some GUIs wrote for an inner rook: the
-            // reading under which every move is legal is the GUI's game.
-            let other = match &p.start {
-                StartSpec::Fen(fen) => {
-                    inner_rook_readings(fen).into_iter().find_map(|(alt, why)| {
-                        let mut g = Game::new(parse_fen_lenient(&alt).ok()?.position, None);
-                        play_all(&mut g, &p.moves).ok().map(|()| (g, why))
-                    })
-                }
-                _ => None,
-            };
-            match other {
-                Some((g, why)) => {
-                    self.out.send(&format!(
-                        "info string {why}, so that move {} '{}' is legal",
-                        i + 1,
-                        command::shorten(&p.moves[i])
-                    ));
-                    game = g;
-                }
-                None => self.error(&format!(
-                    "move {} of the position command: {e}; the position is the one before it",
-                    i + 1
-                )),
-            }
+        let applied = self.positions.apply(p, &mut self.rng);
+        for line in &applied.lines {
+            self.out.send(&cap_line(line));
         }
-        if p.moves[..game.moves().len()]
-            .iter()
-            .any(|m| castle_word(m).is_some())
-        {
-            self.arena_spoken = true;
+        if let Some(game) = applied.game {
+            self.game = game;
         }
-        self.game = game;
-    }
-
-    /// The game at the start a `position` command names.
-    fn start_game(&mut self, start: &StartSpec) -> Result<Game, String> {
-        Ok(match start {
-            StartSpec::StartPos => Game::new(Chess::default(), Some(startpos::STANDARD)),
-            StartSpec::Fen(fen) => {
-                let read = parse_fen_lenient(fen).map_err(|e| e.to_string())?;
-                if !read.dropped.is_empty() {
-                    self.out.send(&format!(
-                        "info string castling rights dropped from the FEN: {}",
-                        cap_message(&read.dropped.join("; "))
-                    ));
-                }
-                Game::new(read.position, None)
-            }
-            StartSpec::Start960(n) => {
-                let pos = startpos::position(*n).map_err(|e| e.to_string())?;
-                Game::new(pos, Some(*n))
-            }
-            StartSpec::Start960Random => {
-                let n = match self.drawn_960 {
-                    Some(n) => n,
-                    None => {
-                        let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::COUNT);
-                        let fen = startpos::position(n).map(|p| shredder_fen(&p));
-                        self.out.send(&format!(
-                            "info string startpos960 {n} fen {}",
-                            fen.map_err(|e| e.to_string())?
-                        ));
-                        self.drawn_960 = Some(n);
-                        n
-                    }
-                };
-                Game::new(startpos::position(n).map_err(|e| e.to_string())?, Some(n))
-            }
-            StartSpec::Dfrc(n) => Game::new(
-                startpos::dfrc_position(*n).map_err(|e| e.to_string())?,
-                None,
-            ),
-            StartSpec::DfrcRandom => {
-                let n = match self.drawn_dfrc {
-                    Some(n) => n,
-                    None => {
-                        let n = rand::Rng::gen_range(&mut self.rng, 0..startpos::DFRC_COUNT);
-                        let fen = startpos::dfrc_position(n).map(|p| shredder_fen(&p));
-                        self.out.send(&format!(
-                            "info string dfrc {n} fen {}",
-                            fen.map_err(|e| e.to_string())?
-                        ));
-                        self.drawn_dfrc = Some(n);
-                        n
-                    }
-                };
-                Game::new(startpos::dfrc_position(n).map_err(|e| e.to_string())?, None)
-            }
-        })
     }
 
     fn go(&mut self, g: &GoCommand) {
@@ -394,7 +275,7 @@ impl Session {
         // A new `go` while searching: finish the old search first (its
         // bestmove is sent), so every go gets exactly one bestmove.
         self.engine.stop();
-        if let Some(reason) = &self.unreadable {
+        if let Some(reason) = self.positions.unreadable() {
             self.error(&format!("no position to search: {reason}"));
             if g.perft.is_none() {
                 self.out.send(&output::bestmove(None, None));
@@ -493,7 +374,7 @@ impl Session {
             .lines()
             .map(str::to_owned)
             .collect();
-        if let Some(reason) = &self.unreadable {
+        if let Some(reason) = self.positions.unreadable() {
             block.push(format!(
                 "No position: the last 'position' could not be read ({reason}); this is the one before it"
             ));
@@ -522,15 +403,6 @@ impl Session {
     }
 }
 
-/// Play `moves` on `game` up to the first that cannot be read or is
-/// illegal; that one's index and error.
-fn play_all(game: &mut Game, moves: &[String]) -> Result<(), (usize, crate::notation::MoveError)> {
-    for (i, m) in moves.iter().enumerate() {
-        game.play_uci(m).map_err(|e| (i, e))?;
-    }
-    Ok(())
-}
-
 /// Longest message text sent in an `info string` about the input.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
@@ -541,6 +413,15 @@ fn cap_message(msg: &str) -> String {
     match msg.char_indices().nth(MAX_MESSAGE_CHARS) {
         None => msg.to_owned(),
         Some((cut, _)) => format!("{}...", &msg[..cut]),
+    }
+}
+
+/// An `info string` line whose text echoes input, cut as [`cap_message`]
+/// cuts it.
+fn cap_line(line: &str) -> String {
+    match line.strip_prefix("info string ") {
+        Some(text) => format!("info string {}", cap_message(text)),
+        None => line.to_owned(),
     }
 }
 

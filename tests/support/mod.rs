@@ -565,7 +565,11 @@ pub fn check_protocol_line(line: &str) -> Result<(), String> {
         {
             Ok(())
         }
-        ["Fen:" | "Shredder-FEN:", ..] | ["Start:", ..] | ["No", "position:", ..] | ["Key:", _] | ["Checkers:", ..] => Ok(()),
+        ["Fen:" | "Shredder-FEN:", ..]
+        | ["Start:", ..]
+        | ["No", "position:", ..]
+        | ["Key:", _]
+        | ["Checkers:", ..] => Ok(()),
         _ => bad(),
     }
 }

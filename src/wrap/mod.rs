@@ -1,0 +1,848 @@
+//! `chess960 wrap`: a UCI front-end that gives any UCI engine Chess960 in
+//! every dialect a GUI speaks.
+//!
+//! To the GUI it is a UCI engine; to the engine behind it, a GUI. Upstream
+//! it reads everything the engine of this crate reads (`startpos960`,
+//! `dfrc`, every FEN flavour, every castling notation: the one model in
+//! [`crate::notation`] and [`crate::uci::position`]) and writes castles in
+//! the GUI's notation. Downstream it always sends a full FEN of the start and
+//! the moves in the engine's own dialect, with `UCI_Chess960` set whenever
+//! the mode changes. Every move the engine sends back is read against the
+//! position, in whatever castling form it uses; an illegal or unreadable
+//! move, an engine that exits, or one that has not answered within its time
+//! plus a margin is replaced by this crate's own engine's move (a short
+//! search), said in an `info string`, and the engine is restarted with its
+//! options for the next `go`. The GUI always gets a legal `bestmove`.
+
+pub mod backend;
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Position};
+
+use crate::engine::{Engine, Game};
+use crate::notation::{is_move_text, parse_uci_move, shredder_fen, uci_move, xfen, CastlingStyle};
+use crate::uci::command::{self, Command, GoCommand, PositionCommand};
+use crate::uci::output;
+use crate::uci::position::Positions;
+use backend::{Backend, StartError, OWN_OPTIONS};
+
+/// How long the engine may take to answer `isready` before the front-end
+/// answers it itself and restarts the engine.
+pub const READY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long `quit` waits for the engine to exit before killing it.
+pub const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The share of its remaining clock (per cent) an engine may use on one
+/// move before its move is replaced: the rest is kept for the replacement
+/// search and the GUI's latency, so the game is not lost on time.
+pub const CLOCK_SHARE_PERCENT: u64 = 90;
+
+/// The replacement search takes this share of the time the `go` gave
+/// (per mille of `movetime` or of the remaining clock), within
+/// [`FALLBACK_MIN_MS`] and [`FALLBACK_MAX_MS`].
+pub const FALLBACK_PER_MILLE: u64 = 50;
+/// Shortest replacement search.
+pub const FALLBACK_MIN_MS: u64 = 5;
+/// Longest replacement search.
+pub const FALLBACK_MAX_MS: u64 = 200;
+
+/// Hash size (MB) of the own engine that answers when the engine fails.
+pub const FALLBACK_HASH_MB: usize = 16;
+
+/// The castling notation sent to the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineCastling {
+    /// King-takes-rook with `UCI_Chess960` in Chess960 games, the king's
+    /// two-square move in classical ones (what UCI engines speak).
+    Auto,
+    /// Always king-takes-rook, with `UCI_Chess960` on.
+    Kxr,
+    /// `O-O` / `O-O-O` (Arena's dialect, engines from before the
+    /// Chess960 UCI convention).
+    Oo,
+    /// The king's move to its castled square.
+    King,
+}
+
+/// The FEN flavour sent to the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineFen {
+    /// Shredder-FEN (`HAha`) in Chess960 games, `KQkq` in classical ones.
+    Shredder,
+    /// X-FEN (`KQkq`, a file letter only for an inner rook).
+    Xfen,
+}
+
+/// How the front-end runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The engine's program and arguments.
+    pub command: Vec<String>,
+    /// Castling notation for the engine.
+    pub castling: EngineCastling,
+    /// FEN flavour for the engine.
+    pub fen: EngineFen,
+    /// File that receives every line in each of the four directions.
+    pub log: Option<PathBuf>,
+    /// Time (ms) beyond a `go movetime` the engine may take.
+    pub margin_ms: u64,
+}
+
+/// Why the front-end could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum WrapError {
+    /// The engine could not be started at all.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// The log file could not be opened.
+    #[error("cannot open log file '{path}': {reason}")]
+    Log {
+        /// The path as given.
+        path: String,
+        /// The operating system's reason.
+        reason: String,
+    },
+}
+
+/// What the front-end's one loop waits for.
+#[derive(Debug)]
+pub enum Event {
+    /// A line from the GUI.
+    Gui(String),
+    /// The GUI closed our input.
+    GuiGone,
+    /// A line from engine process `generation`.
+    Engine(u64, String),
+    /// Engine process `generation` closed its output (it exited).
+    EngineGone(u64),
+}
+
+/// The audit log: one timestamped line per message, with its direction
+/// (`gui>` from the GUI, `>gui` to it, `>engine` to the engine, `engine>`
+/// from it).
+pub struct Log(Mutex<Option<File>>);
+
+impl Log {
+    /// A log writing to `path`, or none.
+    ///
+    /// # Errors
+    /// [`WrapError::Log`] when the file cannot be created.
+    pub fn open(path: Option<&PathBuf>) -> Result<Log, WrapError> {
+        let file = match path {
+            None => None,
+            Some(p) => Some(File::create(p).map_err(|e| WrapError::Log {
+                path: p.display().to_string(),
+                reason: e.to_string(),
+            })?),
+        };
+        Ok(Log(Mutex::new(file)))
+    }
+
+    /// Write one line (a whole line per write, so lines never mix).
+    pub fn line(&self, dir: &str, text: &str) {
+        if let Ok(mut guard) = self.0.lock() {
+            if let Some(f) = guard.as_mut() {
+                let text = text.trim_end_matches(['\n', '\r']);
+                let line = format!("{:.3} {dir} {text}\n", jiff::Timestamp::now());
+                let _ = f.write_all(line.as_bytes());
+            }
+        }
+    }
+}
+
+/// A `go` the engine has not answered yet.
+struct Search {
+    game: Game,
+    /// How the GUI wants castles written for this search.
+    style: CastlingStyle,
+    go: GoCommand,
+    /// When the clock of the `go` started (`ponderhit` restarts it).
+    started: Instant,
+    deadline: Option<Instant>,
+}
+
+/// The front-end.
+struct Front {
+    cfg: Config,
+    log: Log,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    held: VecDeque<Event>,
+    backend: Option<Backend>,
+    generation: u64,
+    gui_chess960: bool,
+    gui_arena: bool,
+    /// `setoption` lines for the engine, in order, one per option name
+    /// (lower case): replayed when it restarts.
+    set_options: Vec<(String, String)>,
+    positions: Positions,
+    rng: ChaCha8Rng,
+    /// The GUI's game; `None` when its last `position` could not be read.
+    game: Option<Game>,
+    /// The `go`s not answered yet, oldest first: each engine `bestmove`
+    /// answers the oldest.
+    searches: VecDeque<Search>,
+    ready_pending: usize,
+    ready_deadline: Option<Instant>,
+    own: Engine,
+}
+
+/// Run the front-end over stdin/stdout until `quit` or end of input.
+///
+/// # Errors
+/// A [`WrapError`] when the engine cannot be started at all or the log
+/// cannot be opened.
+pub fn run(cfg: Config) -> Result<(), WrapError> {
+    let log = Log::open(cfg.log.as_ref())?;
+    let (tx, rx) = mpsc::channel();
+    let gui = tx.clone();
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).trim().to_owned();
+                    if gui.send(Event::Gui(line)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = gui.send(Event::GuiGone);
+    });
+    let mut held = Vec::new();
+    let backend = Backend::start(&cfg.command, 0, &tx, &rx, &mut held, &log)?;
+    let mut front = Front {
+        cfg,
+        log,
+        tx,
+        rx,
+        held: held.into(),
+        backend: Some(backend),
+        generation: 0,
+        gui_chess960: false,
+        gui_arena: false,
+        set_options: Vec::new(),
+        positions: Positions::default(),
+        rng: ChaCha8Rng::from_entropy(),
+        game: Some(Game::default()),
+        searches: VecDeque::new(),
+        ready_pending: 0,
+        ready_deadline: None,
+        own: Engine::new(FALLBACK_HASH_MB),
+    };
+    front.run();
+    Ok(())
+}
+
+impl Front {
+    fn run(&mut self) {
+        loop {
+            let event = match self.held.pop_front() {
+                Some(e) => e,
+                None => match self.next_deadline() {
+                    Some(at) => {
+                        match self
+                            .rx
+                            .recv_timeout(at.saturating_duration_since(Instant::now()))
+                        {
+                            Ok(e) => e,
+                            Err(RecvTimeoutError::Timeout) => {
+                                self.on_timeout();
+                                continue;
+                            }
+                            Err(RecvTimeoutError::Disconnected) => return,
+                        }
+                    }
+                    None => match self.rx.recv() {
+                        Ok(e) => e,
+                        Err(_) => return,
+                    },
+                },
+            };
+            match event {
+                Event::Gui(line) => {
+                    if !self.on_gui(&line) {
+                        return;
+                    }
+                }
+                Event::GuiGone => {
+                    self.quit();
+                    return;
+                }
+                Event::Engine(g, line) if g == self.generation => self.on_engine(&line),
+                Event::EngineGone(g) if g == self.generation => {
+                    self.replace_all("the engine exited");
+                }
+                // Lines of an engine already replaced.
+                Event::Engine(..) | Event::EngineGone(_) => {}
+            }
+        }
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let search = self.searches.front().and_then(|s| s.deadline);
+        match (search, self.ready_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_timeout(&mut self) {
+        let now = Instant::now();
+        if self.ready_deadline.is_some_and(|d| d <= now) {
+            for _ in 0..self.ready_pending {
+                self.to_gui(&output::readyok());
+            }
+            self.ready_pending = 0;
+            self.ready_deadline = None;
+            self.to_gui("info string the engine did not answer isready in time; it is restarted");
+            self.restart();
+        }
+        if self
+            .searches
+            .front()
+            .and_then(|s| s.deadline)
+            .is_some_and(|d| d <= now)
+        {
+            self.replace_all("the engine did not answer in time");
+        }
+    }
+
+    fn to_gui(&self, line: &str) {
+        self.log.line(">gui", line);
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    }
+
+    fn to_engine(&mut self, line: &str) {
+        if let Some(b) = self.backend.as_mut() {
+            b.send(line, &self.log);
+        }
+    }
+
+    /// One GUI line; `false` when the front-end is to end.
+    fn on_gui(&mut self, line: &str) -> bool {
+        self.log.line("gui>", line);
+        let cmd = match command::parse_line(line) {
+            Ok(parsed) => match parsed.command {
+                Some(cmd) => cmd,
+                None => return true,
+            },
+            Err(e) => {
+                if command::command_word(line) == Some("position") {
+                    let refusal = self.positions.refuse(&e.0);
+                    self.to_gui(&refusal);
+                    self.game = None;
+                } else {
+                    // The engine may know commands this crate does not.
+                    self.to_engine(line);
+                }
+                return true;
+            }
+        };
+        match cmd {
+            Command::Uci => self.identify(),
+            Command::SetOption { name, value } => self.set_option(line, &name, value.as_deref()),
+            Command::IsReady => {
+                if self.backend.is_some() {
+                    self.to_engine("isready");
+                    self.ready_pending += 1;
+                    self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
+                } else {
+                    self.to_gui(&output::readyok());
+                }
+            }
+            Command::UciNewGame => {
+                self.positions.new_game();
+                self.to_engine("ucinewgame");
+            }
+            Command::Position(p) => self.set_position(&p),
+            Command::Go(g) => self.go(&g, line),
+            Command::Stop => {
+                self.to_engine("stop");
+                self.hurry();
+            }
+            Command::PonderHit => {
+                self.to_engine("ponderhit");
+                let margin = self.margin();
+                if let Some(s) = self.searches.back_mut() {
+                    s.go.ponder = false;
+                    s.started = Instant::now();
+                    s.deadline = deadline(&s.go, s.game.position(), s.started, margin);
+                }
+            }
+            Command::Quit => {
+                self.quit();
+                return false;
+            }
+            Command::Debug(_)
+            | Command::Register
+            | Command::Display
+            | Command::Eval
+            | Command::Help => self.to_engine(line),
+        }
+        true
+    }
+
+    fn margin(&self) -> Duration {
+        Duration::from_millis(self.cfg.margin_ms)
+    }
+
+    /// `stop`: every running search must now answer within the margin.
+    fn hurry(&mut self) {
+        let soon = Instant::now() + self.margin();
+        for s in &mut self.searches {
+            s.deadline = Some(s.deadline.map_or(soon, |d| d.min(soon)));
+        }
+    }
+
+    fn identify(&mut self) {
+        let (name, author, options) = match &self.backend {
+            Some(b) => (
+                b.name.clone().unwrap_or_else(|| self.cfg.command.join(" ")),
+                b.author.clone().unwrap_or_else(|| "unknown".to_owned()),
+                b.options.clone(),
+            ),
+            None => (self.cfg.command.join(" "), "unknown".to_owned(), Vec::new()),
+        };
+        let mut block: Vec<String> = output::id_lines(&name, &author).into();
+        for own in OWN_OPTIONS {
+            block.push(format!("option name {own} type check default false"));
+        }
+        block.extend(options);
+        block.push(output::uciok());
+        for l in &block {
+            self.to_gui(l);
+        }
+    }
+
+    fn set_option(&mut self, line: &str, name: &str, value: Option<&str>) {
+        let own = OWN_OPTIONS
+            .iter()
+            .position(|o| o.eq_ignore_ascii_case(name.trim()));
+        let Some(which) = own else {
+            let key = name.trim().to_ascii_lowercase();
+            self.set_options.retain(|(k, _)| *k != key);
+            self.set_options.push((key, line.trim().to_owned()));
+            self.to_engine(line.trim());
+            return;
+        };
+        let on = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("true") => true,
+            Some("false") => false,
+            _ => {
+                self.to_gui(&format!(
+                    "info string error: option {}: '{}' is not true or false",
+                    OWN_OPTIONS[which],
+                    value.unwrap_or("")
+                ));
+                return;
+            }
+        };
+        if which == 0 {
+            self.gui_chess960 = on;
+        } else {
+            self.gui_arena = on;
+        }
+    }
+
+    fn set_position(&mut self, p: &PositionCommand) {
+        let applied = self.positions.apply(p, &mut self.rng);
+        for l in &applied.lines {
+            self.to_gui(l);
+        }
+        self.game = applied.game;
+        if let Some(game) = self.game.clone() {
+            self.send_position(&game);
+        }
+    }
+
+    /// The game, downstream: `UCI_Chess960` for its mode, then a full FEN
+    /// of its start in the engine's flavour and the moves in its dialect.
+    fn send_position(&mut self, game: &Game) {
+        let chess960 = game.is_chess960();
+        let (style, mode) = match self.cfg.castling {
+            EngineCastling::Auto if chess960 => (CastlingStyle::KingTakesRook, true),
+            EngineCastling::Auto => (CastlingStyle::KingToSquare, false),
+            EngineCastling::Kxr => (CastlingStyle::KingTakesRook, true),
+            EngineCastling::Oo => (CastlingStyle::Arena, chess960),
+            EngineCastling::King => (CastlingStyle::KingToSquare, chess960),
+        };
+        let fen = match self.cfg.fen {
+            EngineFen::Shredder if chess960 => shredder_fen(game.start()),
+            _ => xfen(game.start()),
+        };
+        let mut line = format!("position fen {fen}");
+        if !game.moves().is_empty() {
+            line.push_str(" moves");
+            for m in game.moves() {
+                line.push(' ');
+                line.push_str(&uci_move(*m, style));
+            }
+        }
+        if let Some(b) = self.backend.as_mut() {
+            b.set_chess960(mode, &self.log);
+        }
+        self.to_engine(&line);
+    }
+
+    /// The engine's castling notation in the current game.
+    fn engine_style(&self, game: &Game) -> CastlingStyle {
+        match self.cfg.castling {
+            EngineCastling::Auto if game.is_chess960() => CastlingStyle::KingTakesRook,
+            EngineCastling::Auto | EngineCastling::King => CastlingStyle::KingToSquare,
+            EngineCastling::Kxr => CastlingStyle::KingTakesRook,
+            EngineCastling::Oo => CastlingStyle::Arena,
+        }
+    }
+
+    fn go(&mut self, g: &GoCommand, line: &str) {
+        let Some(game) = self.game.clone() else {
+            let reason = self
+                .positions
+                .unreadable()
+                .unwrap_or("no position")
+                .to_owned();
+            self.to_gui(&format!(
+                "info string error: no position to search: {reason}"
+            ));
+            if g.perft.is_none() {
+                self.to_gui(&output::bestmove(None, None));
+            }
+            return;
+        };
+        // The words of the line, searchmoves in the engine's dialect.
+        let root = game.position();
+        let engine_style = self.engine_style(&game);
+        let mut words = Vec::new();
+        let mut in_searchmoves = false;
+        for w in line.split_whitespace().skip_while(|w| *w != "go") {
+            if in_searchmoves && is_move_text(w) {
+                match parse_uci_move(root, w) {
+                    Ok(m) => words.push(uci_move(m, engine_style)),
+                    Err(e) => {
+                        self.to_gui(&format!("info string error: go: ignored searchmoves {e}"))
+                    }
+                }
+                continue;
+            }
+            in_searchmoves = w == "searchmoves";
+            words.push(w.to_owned());
+        }
+        if g.perft.is_some() {
+            self.to_engine(&words.join(" "));
+            return;
+        }
+        if !self.searches.is_empty() {
+            // Every go gets its own bestmove: the running one is stopped.
+            self.to_engine("stop");
+            self.hurry();
+        }
+        let started = Instant::now();
+        let style = self
+            .positions
+            .gui_style(self.gui_arena, self.gui_chess960, &game);
+        let search = Search {
+            deadline: deadline(g, root, started, self.margin()),
+            game,
+            style,
+            go: g.clone(),
+            started,
+        };
+        self.searches.push_back(search);
+        if self.backend.is_some() {
+            self.to_engine(&words.join(" "));
+        } else if !(g.infinite || g.ponder) {
+            self.replace_all("no engine is running");
+        }
+    }
+
+    fn on_engine(&mut self, line: &str) {
+        self.log.line("engine>", line);
+        if line.starts_with("bestmove") {
+            self.on_bestmove(line);
+        } else if line.starts_with("info") {
+            let translated = match self.searches.front() {
+                Some(s) => translate_info(line, s.game.position(), s.style),
+                None => line.to_owned(),
+            };
+            self.to_gui(&translated);
+        } else if line == "readyok" {
+            if self.ready_pending > 0 {
+                self.ready_pending -= 1;
+                if self.ready_pending == 0 {
+                    self.ready_deadline = None;
+                }
+                self.to_gui(line);
+            }
+        } else if line.starts_with("id ") || line.starts_with("option ") || line == "uciok" {
+            // The handshake was read at start.
+        } else {
+            self.to_gui(line);
+        }
+    }
+
+    fn on_bestmove(&mut self, line: &str) {
+        let Some(search) = self.searches.pop_front() else {
+            return;
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let text = words.get(1).copied().unwrap_or("");
+        let pos = search.game.position();
+        match parse_uci_move(pos, text) {
+            Ok(best) => {
+                let mut after = pos.clone();
+                after.play_unchecked(best);
+                let ponder = match words.get(2..4) {
+                    Some(["ponder", p]) => parse_uci_move(&after, p).ok(),
+                    _ => None,
+                };
+                let best = uci_move(best, search.style);
+                let ponder = ponder.map(|p| uci_move(p, search.style));
+                self.to_gui(&output::bestmove(Some(&best), ponder.as_deref()));
+            }
+            Err(_) if pos.legal_moves().is_empty() => {
+                self.to_gui(&output::bestmove(None, None));
+            }
+            Err(e) => {
+                self.replace(
+                    &search,
+                    &format!(
+                        "the engine's move '{}' cannot be played: {e}",
+                        command::shorten(text)
+                    ),
+                );
+                self.restart();
+            }
+        }
+    }
+
+    /// Answer every waiting `go` with our own move, then restart the
+    /// engine.
+    fn replace_all(&mut self, why: &str) {
+        while let Some(search) = self.searches.pop_front() {
+            self.replace(&search, why);
+        }
+        self.restart();
+    }
+
+    /// Answer `search` with our own engine's move.
+    fn replace(&mut self, search: &Search, why: &str) {
+        let given = search
+            .go
+            .movetime
+            .or(own_clock(&search.go, search.game.position()))
+            .unwrap_or(1000)
+            .max(0) as u64;
+        let spent = search.started.elapsed().as_millis() as u64;
+        let ms = (given.saturating_sub(spent) * FALLBACK_PER_MILLE / 1000)
+            .clamp(FALLBACK_MIN_MS, FALLBACK_MAX_MS);
+        let best = self.own.quick_move(&search.game, ms);
+        self.to_gui(&format!(
+            "info string {why}; chess960 answers with its own move"
+        ));
+        let best = best.map(|m| uci_move(m, search.style));
+        self.to_gui(&output::bestmove(best.as_deref(), None));
+    }
+
+    /// Replace the engine by a fresh process with the options the GUI set.
+    fn restart(&mut self) {
+        if let Some(mut old) = self.backend.take() {
+            old.kill();
+        }
+        self.generation += 1;
+        let mut held = Vec::new();
+        match Backend::start(
+            &self.cfg.command,
+            self.generation,
+            &self.tx,
+            &self.rx,
+            &mut held,
+            &self.log,
+        ) {
+            Ok(mut b) => {
+                for (_, line) in &self.set_options {
+                    b.send(line, &self.log);
+                }
+                self.backend = Some(b);
+                self.to_gui("info string the engine was restarted");
+            }
+            Err(e) => {
+                self.to_gui(&format!(
+                    "info string error: {e}; chess960 answers every go itself"
+                ));
+            }
+        }
+        self.held.extend(held);
+    }
+
+    fn quit(&mut self) {
+        if let Some(b) = self.backend.take() {
+            b.quit(QUIT_GRACE, &self.log);
+        }
+    }
+}
+
+/// The clock of the side to move in `pos`, in ms.
+fn own_clock(go: &GoCommand, pos: &Chess) -> Option<i64> {
+    if pos.turn().is_white() {
+        go.wtime
+    } else {
+        go.btime
+    }
+}
+
+/// When the engine's answer to `go` is overdue: `movetime` plus the
+/// margin, or [`CLOCK_SHARE_PERCENT`] of its clock; never for `infinite`,
+/// `ponder`, or a `go` without time (depth, nodes, mate).
+fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> Option<Instant> {
+    if go.infinite || go.ponder {
+        return None;
+    }
+    if let Some(ms) = go.movetime {
+        return Some(started + Duration::from_millis(ms.max(0) as u64) + margin);
+    }
+    own_clock(go, pos)
+        .map(|ms| started + Duration::from_millis(ms.max(0) as u64 * CLOCK_SHARE_PERCENT / 100))
+}
+
+/// An engine `info` line with its moves (`pv`, `refutation`, `currline`,
+/// `currmove`) read against `root` in any castling form and written in
+/// `style`. A move that cannot be read ends its line there (GUIs and match
+/// runners count an illegal move in a pv against the engine); `string`
+/// and everything after it is passed as it is.
+pub fn translate_info(line: &str, root: &Chess, style: CastlingStyle) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        i += 1;
+        match w {
+            "string" => {
+                out.push(w.to_owned());
+                out.extend(words[i..].iter().map(|s| (*s).to_owned()));
+                break;
+            }
+            "pv" | "refutation" | "currline" => {
+                let key_at = out.len();
+                out.push(w.to_owned());
+                if w == "currline" && words.get(i).is_some_and(|t| t.parse::<u32>().is_ok()) {
+                    out.push(words[i].to_owned());
+                    i += 1;
+                }
+                let mut pos = root.clone();
+                let mut readable = true;
+                let mut any = false;
+                while i < words.len() && is_move_text(words[i]) {
+                    if readable {
+                        match parse_uci_move(&pos, words[i]) {
+                            Ok(m) => {
+                                out.push(uci_move(m, style));
+                                pos.play_unchecked(m);
+                                any = true;
+                            }
+                            Err(_) => readable = false,
+                        }
+                    }
+                    i += 1;
+                }
+                if !any && w != "currline" {
+                    out.truncate(key_at);
+                }
+            }
+            "currmove" => match words.get(i).map(|t| parse_uci_move(root, t)) {
+                Some(Ok(m)) => {
+                    out.push(w.to_owned());
+                    out.push(uci_move(m, style));
+                    i += 1;
+                }
+                Some(Err(_)) => i += 1,
+                None => {}
+            },
+            _ => out.push(w.to_owned()),
+        }
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_fen;
+
+    #[test]
+    fn info_moves_are_written_in_the_gui_s_dialect() {
+        let root = parse_fen("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
+        let line = "info depth 3 score cp 20 currmove b1h1 pv b1h1 O-O e2e4 string b1h1 stays";
+        assert_eq!(
+            translate_info(line, &root, CastlingStyle::Arena),
+            "info depth 3 score cp 20 currmove O-O pv O-O O-O e2e4 string b1h1 stays"
+        );
+        // The king's destination (Clover) is read too.
+        assert_eq!(
+            translate_info("info pv b1c1 b8a8", &root, CastlingStyle::KingTakesRook),
+            "info pv b1a1 b8a8"
+        );
+        // An illegal move ends the pv; a pv with none left is dropped.
+        assert_eq!(
+            translate_info(
+                "info depth 2 pv e2e4 e2e4 d7d5 nodes 5",
+                &root,
+                CastlingStyle::KingTakesRook
+            ),
+            "info depth 2 pv e2e4 nodes 5"
+        );
+        assert_eq!(
+            translate_info("info depth 2 pv a1a5", &root, CastlingStyle::KingTakesRook),
+            "info depth 2"
+        );
+    }
+
+    #[test]
+    fn deadlines_follow_the_go() {
+        let pos = Chess::default();
+        let t0 = Instant::now();
+        let margin = Duration::from_millis(100);
+        let go = |f: &dyn Fn(&mut GoCommand)| {
+            let mut g = GoCommand::default();
+            f(&mut g);
+            deadline(&g, &pos, t0, margin)
+        };
+        assert_eq!(
+            go(&|g| g.movetime = Some(500)),
+            Some(t0 + Duration::from_millis(600))
+        );
+        assert_eq!(
+            go(&|g| {
+                g.wtime = Some(1000);
+                g.btime = Some(5);
+            }),
+            Some(t0 + Duration::from_millis(900))
+        );
+        assert_eq!(go(&|g| g.depth = Some(5)), None);
+        assert_eq!(
+            go(&|g| {
+                g.wtime = Some(1000);
+                g.ponder = true;
+            }),
+            None
+        );
+    }
+}

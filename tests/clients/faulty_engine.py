@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A UCI engine that speaks one bad Chess960 dialect or fails in one way.
+
+The front-end (`chess960 wrap`) is tested against it: whatever this engine
+does, the GUI in front must get only legal moves. Moves are chosen by
+python-chess (castling first when it is legal, so that castling notation is
+exercised, otherwise a seeded random legal move).
+
+Modes:
+  king     writes castles as the king's destination (b1g1), as Clover 8.1 did
+  oo       writes castles as O-O / O-O-O and reads only X-FEN: a Shredder
+           castling letter where X-FEN has K or Q makes it exit, as Alfil did
+  xfen     reads only X-FEN (exits on Shredder letters), writes king-takes-rook
+  exit     exits without a word at its 3rd go
+  illegal  answers its 3rd go with a move that is not legal
+  hang     never answers its 3rd go, not even after stop
+  ok       none of the above (king-takes-rook, reads everything)
+"""
+
+import random
+import sys
+
+import chess
+
+
+def castle_side(board, move):
+    if board.is_kingside_castling(move):
+        return "O-O"
+    if board.is_queenside_castling(move):
+        return "O-O-O"
+    return None
+
+
+def king_destination(board, move):
+    side = castle_side(board, move)
+    rank = chess.square_rank(move.from_square)
+    file = 6 if side == "O-O" else 2
+    return chess.square_name(move.from_square) + chess.square_name(chess.square(file, rank))
+
+
+def write_move(board, move, mode):
+    side = castle_side(board, move)
+    if side and mode == "oo":
+        return side
+    if side and mode == "king":
+        return king_destination(board, move)
+    return board.uci(move, chess960=True)
+
+
+def read_move(board, text):
+    for move in board.legal_moves:
+        side = castle_side(board, move)
+        if side and text in (side, king_destination(board, move)):
+            return move
+    return board.parse_uci(text)
+
+
+def read_fen(words, mode):
+    fen = " ".join(words)
+    board = chess.Board(fen, chess960=True)
+    if mode in ("oo", "xfen"):
+        field = words[2] if len(words) > 2 else "-"
+        if field != board.castling_xfen():
+            sys.exit(3)
+    return board
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
+    rng = random.Random(7)
+    board = chess.Board(chess960=True)
+    gos = 0
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == "uci":
+            print(f"id name faulty-{mode}")
+            print("id author the chess960 tests")
+            print("option name UCI_Chess960 type check default false")
+            print("option name Hash type spin default 16 min 1 max 1024")
+            print("uciok", flush=True)
+        elif cmd == "isready":
+            print("readyok", flush=True)
+        elif cmd == "position":
+            rest = words[1:]
+            moves = []
+            if "moves" in rest:
+                i = rest.index("moves")
+                rest, moves = rest[:i], rest[i + 1:]
+            if rest and rest[0] == "fen":
+                board = read_fen(rest[1:], mode)
+            else:
+                board = chess.Board(chess960=True)
+            for m in moves:
+                board.push(read_move(board, m))
+        elif cmd == "go":
+            gos += 1
+            if gos == 3 and mode == "exit":
+                sys.exit(0)
+            if gos == 3 and mode == "hang":
+                continue
+            legal = list(board.legal_moves)
+            if not legal:
+                print("bestmove 0000", flush=True)
+                continue
+            if gos == 3 and mode == "illegal":
+                print("bestmove a1a1", flush=True)
+                continue
+            castles = [m for m in legal if castle_side(board, m)]
+            move = castles[0] if castles else rng.choice(legal)
+            text = write_move(board, move, mode)
+            print(f"info depth 1 score cp 0 nodes 1 pv {text}")
+            print(f"bestmove {text}", flush=True)
+        elif cmd == "quit":
+            return
+
+
+if __name__ == "__main__":
+    main()
