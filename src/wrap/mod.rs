@@ -797,8 +797,8 @@ mod tests {
         );
         // The king's destination (Clover) is read too.
         assert_eq!(
-            translate_info("info pv b1c1 b8a8", &root, CastlingStyle::KingTakesRook),
-            "info pv b1a1 b8a8"
+            translate_info("info pv b1g1 b8a8", &root, CastlingStyle::KingTakesRook),
+            "info pv b1h1 b8a8"
         );
         // An illegal move ends the pv; a pv with none left is dropped.
         assert_eq!(

@@ -1,0 +1,204 @@
+//! `chess960 wrap` in front of real and faulty engines.
+//!
+//! python-chess plays the GUI (tests/clients/wrap_games.py): it checks every
+//! `bestmove` and every `pv` move, so a game counts only with legal moves
+//! throughout. Behind the front-end: the test engines of
+//! tests/clients/faulty_engine.py, each speaking one bad dialect or failing
+//! in one way, and Stockfish where it is installed. The Arena dialect
+//! upstream is spoken line by line.
+
+mod support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use support::{binary, tool_present, Engine, REPLY};
+
+const FAULTY: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/clients/faulty_engine.py"
+);
+const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/wrap_games.py");
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+fn python_chess() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .status()
+        .is_ok_and(|s| s.success());
+    tool_present(
+        ok,
+        "python-chess",
+        "CHESS960_REQUIRE_PYTHON_CHESS",
+        "pip install chess==1.11.2",
+    )
+}
+
+/// Play `games` games of at most `plies` plies through `wrap_args`; the
+/// driver's JSON summary.
+fn play(games: u32, plies: u32, wrap_args: &[&str]) -> serde_json::Value {
+    let out = Command::new("python3")
+        .arg(GAMES)
+        .args([
+            &games.to_string(),
+            &plies.to_string(),
+            "0.05",
+            "--",
+            binary(),
+            "wrap",
+        ])
+        .args(wrap_args)
+        .output()
+        .expect("run python3");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_else(|_| {
+        panic!(
+            "{wrap_args:?}: no summary: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(out.status.success(), "{wrap_args:?}: {summary}");
+    assert_eq!(summary["errors"], serde_json::json!([]), "{wrap_args:?}");
+    summary
+}
+
+#[test]
+fn every_faulty_engine_gives_only_legal_moves() {
+    if !python_chess() {
+        return;
+    }
+    let cases: &[&[&str]] = &[
+        &["--", "python3", FAULTY, "ok"],
+        // Castles written as the king's destination, read with the position.
+        &["--engine-castling", "king", "--", "python3", FAULTY, "king"],
+        &["--", "python3", FAULTY, "king"],
+        // O-O and X-FEN only: spoken to in its dialect, it plays; spoken
+        // Shredder-FEN, it exits and is replaced and restarted.
+        &[
+            "--engine-castling",
+            "oo",
+            "--engine-fen",
+            "xfen",
+            "--",
+            "python3",
+            FAULTY,
+            "oo",
+        ],
+        &["--", "python3", FAULTY, "oo"],
+        &["--engine-fen", "xfen", "--", "python3", FAULTY, "xfen"],
+        // Failures at the third go of each process.
+        &["--", "python3", FAULTY, "exit"],
+        &["--", "python3", FAULTY, "illegal"],
+        &["--margin", "50", "--", "python3", FAULTY, "hang"],
+    ];
+    for args in cases {
+        let summary = play(2, 20, args);
+        assert_eq!(summary["plies"], 40, "{args:?}: {summary}");
+    }
+}
+
+#[test]
+fn stockfish_plays_through_the_front_end() {
+    let present = std::path::Path::new(STOCKFISH).exists();
+    if !python_chess()
+        || !tool_present(
+            present,
+            "Stockfish",
+            "CHESS960_REQUIRE_STOCKFISH",
+            "apt-get install stockfish",
+        )
+    {
+        return;
+    }
+    let summary = play(2, 30, &["--", STOCKFISH]);
+    assert!(
+        summary["plies"].as_u64().is_some_and(|p| p >= 40),
+        "{summary}"
+    );
+}
+
+/// Arena's dialect upstream: castles sent as `O-O` are read, and the
+/// engine's king-takes-rook castle comes back as `O-O`, in `pv` too; with
+/// `UCI_Chess960_Arena` from the first move. `id name` is the engine's, and
+/// the front-end offers both Chess960 options whatever the engine declares.
+#[test]
+fn the_arena_dialect_is_spoken_upstream() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = Engine::start_with(
+        &["wrap", "--", "python3", FAULTY, "ok"],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    let lines = e.expect("uciok", REPLY);
+    assert!(lines.contains(&"id name faulty-ok".to_owned()), "{lines:?}");
+    for own in ["UCI_Chess960", "UCI_Chess960_Arena"] {
+        let decl = format!("option name {own} type check default false");
+        assert_eq!(lines.iter().filter(|l| **l == decl).count(), 1, "{lines:?}");
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("option name Hash ")),
+        "{lines:?}"
+    );
+    // White castled O-O; Black's only castle is the one the engine plays.
+    e.ask("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1 moves O-O");
+    e.send("go movetime 100");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert!(best == "O-O" || best == "O-O-O", "{best} {before:?}");
+    assert!(
+        before.iter().any(|l| l.ends_with(&format!("pv {best}"))),
+        "{before:?}"
+    );
+    // A new game in king-takes-rook, then the option.
+    e.ask("ucinewgame");
+    e.ask("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1");
+    e.send("go movetime 100");
+    let (_, best, _) = e.bestmove(REPLY);
+    assert!(best == "b1h1" || best == "b1a1", "{best}");
+    e.ask("setoption name UCI_Chess960_Arena value true");
+    e.ask("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1");
+    e.send("go movetime 100");
+    let (_, best, _) = e.bestmove(REPLY);
+    assert!(best == "O-O" || best == "O-O-O", "{best}");
+}
+
+/// `--log` has one timestamped line per message in each of the four
+/// directions.
+#[test]
+fn the_log_has_the_four_directions() {
+    if !python_chess() {
+        return;
+    }
+    let log = std::env::temp_dir().join(format!("chess960-wrap-{}.log", std::process::id()));
+    let path = log.to_string_lossy().into_owned();
+    play(1, 4, &["--log", &path, "--", "python3", FAULTY, "ok"]);
+    let text = std::fs::read_to_string(&log).expect("log written");
+    let _ = std::fs::remove_file(&log);
+    for dir in ["gui>", ">gui", ">engine", "engine>"] {
+        assert!(
+            text.lines().any(|l| l.split(' ').nth(1) == Some(dir)),
+            "no '{dir}' line in {text}"
+        );
+    }
+    for l in text.lines() {
+        let stamp = l.split(' ').next().unwrap_or("");
+        assert!(stamp.parse::<jiff::Timestamp>().is_ok(), "{l}");
+    }
+}
+
+/// An engine that cannot be started: one line naming it, status 1.
+#[test]
+fn an_engine_that_cannot_start_is_named() {
+    let out = Command::new(binary())
+        .args(["wrap", "--", "/nonexistent/engine"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines().count() == 1 && err.contains("/nonexistent/engine"),
+        "{err}"
+    );
+}
