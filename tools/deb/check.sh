@@ -55,11 +55,9 @@ got=$("$bin" --version)
 grep -qE "^chess960 ${version%-*} \(([0-9a-f]{7}|unknown)\)\$" <<<"$got" || fail "--version says '$got' for package version $version"
 echo "--version: $got"
 
-printf 'uci\nisready\nposition startpos960 0\ngo depth 3\nquit\n' | timeout 20 "$bin" >"${TMPDIR:-/tmp}/chess960-deb-uci.$$" \
-  || fail "UCI session failed"
-grep -q '^option name UCI_Chess960 type check' "${TMPDIR:-/tmp}/chess960-deb-uci.$$" || fail "no UCI_Chess960 option"
-grep -q '^bestmove ' "${TMPDIR:-/tmp}/chess960-deb-uci.$$" || fail "no bestmove"
-rm -f "${TMPDIR:-/tmp}/chess960-deb-uci.$$"
+uci=$(printf 'uci\nisready\nposition startpos960 0\ngo depth 3\nquit\n' | timeout 20 "$bin") || fail "UCI session failed"
+grep -q '^option name UCI_Chess960 type check' <<<"$uci" || fail "no UCI_Chess960 option"
+grep -q '^bestmove ' <<<"$uci" || fail "no bestmove"
 echo "UCI: uciok with UCI_Chess960, bestmove after go depth 3"
 
 if python3 -c 'import chess, chess.engine' 2>/dev/null; then
