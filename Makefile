@@ -3,9 +3,13 @@
 # Everyone else can simply use `cargo build --release`.
 EXE ?= chess960
 
-.PHONY: all clean
+.PHONY: all clean deb
 all:
 	cargo rustc --release --bin chess960 -- --emit link=$(EXE)
+
+# The Debian package (docs/install.md): target/debian/chess960_<version>-1_<arch>.deb
+deb:
+	tools/deb/build.sh
 
 clean:
 	cargo clean

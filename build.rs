@@ -1,6 +1,10 @@
 //! Records the git commit of the build, so that `chess960 --version` and
-//! the UCI `id name` say exactly which code a report came from. Without git
-//! (a source tarball) the commit reads `unknown`.
+//! the UCI `id name` say exactly which code a report came from. A crate
+//! made by `cargo package` (what `cargo install chess960` builds) has no
+//! `.git` but carries the commit it was packaged from in
+//! `.cargo_vcs_info.json`; that is read first, since the unpacked crate
+//! may sit inside some other git repository. Without either the commit
+//! reads `unknown`.
 
 use std::process::Command;
 
@@ -13,7 +17,26 @@ fn git(args: &[&str]) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
+/// The commit `cargo package` recorded: `"sha1": "<40 hex digits>"` in
+/// `.cargo_vcs_info.json` (read by hand: a build script has no JSON
+/// parser without a build dependency).
+fn packaged_commit() -> Option<String> {
+    let info = std::fs::read_to_string(".cargo_vcs_info.json").ok()?;
+    let after = info.split("\"sha1\"").nth(1)?;
+    let sha: String = after
+        .trim_start_matches([' ', ':', '"'])
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    (sha.len() >= 7).then(|| sha[..7].to_owned())
+}
+
 fn main() {
+    if let Some(commit) = packaged_commit() {
+        println!("cargo:rustc-env=CHESS960_COMMIT={commit}");
+        println!("cargo:rerun-if-changed=.cargo_vcs_info.json");
+        return;
+    }
     let commit = git(&["rev-parse", "--short=7", "HEAD"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=CHESS960_COMMIT={commit}");
     // Rebuild the version when HEAD moves: HEAD itself (a branch switch)

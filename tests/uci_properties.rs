@@ -90,6 +90,7 @@ fn go_command() -> impl Strategy<Value = GoCommand> {
             infinite,
             perft,
             ignored: Vec::new(),
+            unread_keys: Vec::new(),
         },
     )
 }
@@ -133,6 +134,9 @@ fn join(segments: &[Vec<String>]) -> String {
     }
     words.join(" ")
 }
+
+/// The `go` keywords whose value is a time in milliseconds.
+const TIME_KEYS: &[&str] = &["wtime", "btime", "winc", "binc", "movetime"];
 
 /// The `go` keywords.
 const GO_KEYS: &[&str] = &[
@@ -300,6 +304,8 @@ proptest! {
         prop_assume!(!numeric.is_empty());
         let i = numeric[pick.index(numeric.len())];
         let key = segs[i][0].clone();
+        // A time with a fraction is read (see the property below); a count is not.
+        prop_assume!(!(bad == "5.0" && TIME_KEYS.contains(&key.as_str())));
         let named = if bad.is_empty() {
             // A missing value: drop it and put the key last.
             segs.remove(i);
@@ -313,7 +319,20 @@ proptest! {
         let got = go_of(&line);
         let mut want = without(&g, &key);
         want.ignored = vec![named];
+        want.unread_keys = GO_KEYS.iter().copied().filter(|k| *k == key).collect();
         prop_assert_eq!(got, want, "{}", line);
+    }
+
+    #[test]
+    fn go_times_with_a_fraction_are_read_as_whole_milliseconds(g in go_command(), fraction in "[0-9]{0,4}") {
+        let mut segs = go_segments(&g);
+        for s in &mut segs {
+            if TIME_KEYS.contains(&s[0].as_str()) {
+                s[1] = format!("{}.{fraction}", s[1]);
+            }
+        }
+        let line = join(&segs);
+        prop_assert_eq!(go_of(&line), g, "{}", line);
     }
 
     #[test]
@@ -324,6 +343,7 @@ proptest! {
         let line = join(&segs);
         let mut want = without(&g, key);
         want.ignored = vec![format!("{key} -{n}")];
+        want.unread_keys = vec![key];
         prop_assert_eq!(go_of(&line), want, "{}", line);
     }
 

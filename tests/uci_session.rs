@@ -564,7 +564,7 @@ fn refused_go_perft_does_not_touch_the_running_search() {
 fn go_with_unreadable_words_searches_with_the_rest() {
     let cases = [
         ("go fast depth 2", "'fast'"),
-        ("go wtime 2000.5 btime 2000 depth 2", "'wtime 2000.5'"),
+        ("go wtime 2e3 btime 2000 depth 2", "'wtime 2e3'"),
         ("go depth 3 foo", "'foo'"),
         ("go movetime 200 nodes", "'nodes (no value)'"),
         ("go depth x nodes 500", "'depth x'"),
@@ -613,6 +613,66 @@ fn go_with_unreadable_words_searches_with_the_rest() {
     e.bestmove(REPLY);
     let late = e.drain(Duration::from_millis(100));
     assert!(!late.iter().any(|l| l.starts_with("bestmove")), "{late:?}");
+}
+
+/// A clock with a fraction is read as its whole milliseconds (`wtime
+/// 2000.5` is 2000 ms), as Stockfish reads it, with no error line; a clock
+/// of the side to move that cannot be read at all (`2e3`) is named and
+/// counts as 0 ms. Either way the move comes well within the clock the GUI
+/// sent: dropping the side to move's clock meant a search without end and a
+/// game lost on time.
+#[test]
+fn fractional_and_unreadable_clocks_still_move_in_time() {
+    let mut e = Engine::start();
+    // (moves after start 0, go line, the error's culprit if any)
+    let cases = [
+        ("", "go wtime 2000.5 btime 2000", None),
+        (
+            "",
+            "go wtime 1500.25 btime 1500.25 winc 10.5 binc 10.5",
+            None,
+        ),
+        ("e2e4", "go wtime 2000 btime 2000.999 movestogo 20", None),
+        ("", "go movetime 300.7", None),
+        ("", "go wtime 2e3 btime 2000", Some("'wtime 2e3'")),
+        (
+            "e2e4",
+            "go wtime 2000 btime soon winc 10",
+            Some("'btime soon'"),
+        ),
+        (
+            "e2e4",
+            "go wtime 2000 winc 10 btime",
+            Some("'btime (no value)'"),
+        ),
+    ];
+    for (moves, go, culprit) in cases {
+        if moves.is_empty() {
+            e.ask("position startpos960 0");
+        } else {
+            e.ask(&format!("position startpos960 0 moves {moves}"));
+        }
+        let pos = e.position();
+        let t0 = Instant::now();
+        e.send(go);
+        // Every clock above is at most 2 s: a search that outlives it
+        // lost on time (the timeout fails the test with the transcript).
+        let (before, best, _) = e.bestmove(Duration::from_millis(2500));
+        let took = t0.elapsed();
+        legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+        let errors: Vec<&String> = before
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .collect();
+        match culprit {
+            None => assert!(errors.is_empty(), "'{go}' gave {errors:?}"),
+            Some(c) => {
+                assert_eq!(errors.len(), 1, "'{go}' gave {before:?}");
+                assert!(errors[0].contains(c), "'{go}': {} lacks {c}", errors[0]);
+            }
+        }
+        assert!(took < Duration::from_millis(2000), "'{go}' took {took:?}");
+    }
 }
 
 /// `stop` at once after `go infinite`: the answer comes from a finished

@@ -5,6 +5,7 @@
 //! stderr and exits with status 2 for bad input, as scripts expect.
 
 mod bench_cmd;
+mod install_files;
 mod perft_cmd;
 mod perft_shard;
 mod positions;
@@ -67,6 +68,32 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Front another UCI engine: Chess960 in every GUI's dialect, and a legal bestmove always.
     Wrap(WrapArgs),
+    /// Print the tab-completion script for a shell (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write it and the subcommands' pages into a directory.
+    Manpage(ManpageArgs),
+}
+
+/// `chess960 completions SHELL`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Bash: chess960 completions bash > ~/.local/share/bash-completion/completions/chess960\n\
+Zsh: chess960 completions zsh > DIR/_chess960 (DIR on $fpath)\n\
+Fish: chess960 completions fish > ~/.config/fish/completions/chess960.fish"
+)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `chess960 manpage [--dir DIR]`
+#[derive(Debug, Args)]
+pub struct ManpageArgs {
+    /// Write chess960.6 and one page per subcommand (chess960-perft.6 ...) into DIR
+    /// (e.g. ~/.local/share/man/man6) instead of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// `chess960 wrap [OPTIONS] [--] ENGINE [ARGS...]`
@@ -378,6 +405,8 @@ pub fn main() -> ExitCode {
         })
         .map(|()| ExitCode::SUCCESS)
         .map_err(|e| CliError::Io(e.to_string())),
+        Some(Command::Completions(a)) => install_files::completions(a.shell),
+        Some(Command::Manpage(a)) => install_files::manpage(a.dir.as_deref()),
     };
     match result {
         Ok(code) => code,

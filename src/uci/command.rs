@@ -79,7 +79,10 @@ pub struct PositionCommand {
 
 /// Limits of a `go` command. Times are in milliseconds and may be negative
 /// (some GUIs send a negative remaining time after a flag); the time manager
-/// clamps them.
+/// clamps them. A time with a fraction (`wtime 2000.5`, from GUIs that keep
+/// their clocks in floating point) is read as its whole milliseconds, as
+/// Stockfish reads it; counts (`depth`, `nodes`, `mate`, `movestogo`,
+/// `perft`) are whole numbers only.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GoCommand {
     /// `searchmoves`: restrict the root to these moves (UCI text).
@@ -111,6 +114,10 @@ pub struct GoCommand {
     /// Words that were not understood and were skipped (an unknown token,
     /// a key without a value, a key with a malformed value), as written.
     pub ignored: Vec<String>,
+    /// The keys among these words that were sent without a readable value
+    /// (`wtime 2e3`, `btime` at the end of the line), so that a clock that
+    /// was sent but could not be read is not taken for no clock at all.
+    pub unread_keys: Vec<&'static str>,
 }
 
 /// Why a line was refused. The message names the culprit token.
@@ -362,19 +369,42 @@ const GO_KEYS: &[&str] = &[
     "searchmoves",
 ];
 
-/// Read the value of `key`. `Ok(None)` when there is no value to take (the
-/// line ends, or the next token is another keyword): only the key is
-/// ignored. `Err` with the ignored words when the value is there but is not
-/// a number of the right kind: key and value are ignored together.
-fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<Option<T>, String> {
+/// Read the value of `key` with `read`. `Ok(None)` when there is no value
+/// to take (the line ends, or the next token is another keyword): only the
+/// key is ignored. `Err` with the ignored words when the value is there but
+/// `read` cannot read it: key and value are ignored together.
+fn read_value<T>(
+    key: &str,
+    value: Option<&&str>,
+    read: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, String> {
     match value {
         None => Ok(None),
         Some(v) if GO_KEYS.contains(v) => Ok(None),
-        Some(v) => v
-            .parse::<T>()
+        Some(v) => read(v)
             .map(Some)
-            .map_err(|_| format!("{key} {}", shorten(v))),
+            .ok_or_else(|| format!("{key} {}", shorten(v))),
     }
+}
+
+/// A count: a whole number that fits `T`.
+fn count<T: std::str::FromStr>(text: &str) -> Option<T> {
+    text.parse().ok()
+}
+
+/// A time in milliseconds: a whole number, or a decimal one (`2000.5`,
+/// `-12.75`, `2000.`) read as its whole milliseconds, the fraction dropped
+/// (towards zero) as Stockfish's reading of a clock drops it. Digits are
+/// needed before the point; exponents (`2e3`), `inf`, `nan` and anything
+/// beyond the range of `i64` are not read.
+fn millis(text: &str) -> Option<i64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = whole.strip_prefix(['+', '-']).unwrap_or(whole);
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if digits.is_empty() || !all_digits(digits) || !all_digits(fraction) {
+        return None;
+    }
+    whole.parse().ok()
 }
 
 /// Read a `go` line. Never refused: the UCI protocol asks an engine to
@@ -388,34 +418,36 @@ fn parse_go(rest: &[&str]) -> GoCommand {
         let key = rest[i];
         let value = rest.get(i + 1);
         macro_rules! take {
-            ($field:ident) => {
-                match number(key, value) {
+            ($key:literal, $field:ident, $read:expr) => {
+                match read_value($key, value, $read) {
                     Ok(Some(n)) => {
                         go.$field = Some(n);
                         2
                     }
                     Ok(None) => {
                         go.ignored.push(format!("{key} (no value)"));
+                        go.unread_keys.push($key);
                         1
                     }
                     Err(words) => {
                         go.ignored.push(words);
+                        go.unread_keys.push($key);
                         2
                     }
                 }
             };
         }
         let step = match key {
-            "wtime" => take!(wtime),
-            "btime" => take!(btime),
-            "winc" => take!(winc),
-            "binc" => take!(binc),
-            "movestogo" => take!(movestogo),
-            "depth" => take!(depth),
-            "nodes" => take!(nodes),
-            "mate" => take!(mate),
-            "movetime" => take!(movetime),
-            "perft" => take!(perft),
+            "wtime" => take!("wtime", wtime, millis),
+            "btime" => take!("btime", btime, millis),
+            "winc" => take!("winc", winc, millis),
+            "binc" => take!("binc", binc, millis),
+            "movetime" => take!("movetime", movetime, millis),
+            "movestogo" => take!("movestogo", movestogo, count),
+            "depth" => take!("depth", depth, count),
+            "nodes" => take!("nodes", nodes, count),
+            "mate" => take!("mate", mate, count),
+            "perft" => take!("perft", perft, count),
             "infinite" => {
                 go.infinite = true;
                 1
@@ -582,9 +614,10 @@ mod tests {
         assert_eq!(g.ignored, vec!["depth 99999999999999999999".to_owned()]);
         let g = go("go fast");
         assert_eq!(g.ignored, vec!["fast".to_owned()]);
-        let g = go("go wtime 2000.5 btime 2000");
+        let g = go("go wtime 2e3 btime 2000");
         assert_eq!((g.wtime, g.btime), (None, Some(2000)));
-        assert_eq!(g.ignored, vec!["wtime 2000.5".to_owned()]);
+        assert_eq!(g.ignored, vec!["wtime 2e3".to_owned()]);
+        assert_eq!(g.unread_keys, vec!["wtime"]);
         let g = go("go depth 3 foo");
         assert_eq!((g.depth, g.ignored), (Some(3), vec!["foo".to_owned()]));
         let g = go("go movetime 200 nodes");
@@ -598,6 +631,42 @@ mod tests {
         assert_eq!(g.searchmoves, vec!["e2e4".to_owned()]);
         assert_eq!(g.ignored, vec!["searchmoves (no move)".to_owned()]);
         assert!(go("go depth 3 movetime 9").ignored.is_empty());
+    }
+
+    #[test]
+    fn times_with_a_fraction_are_read_as_whole_milliseconds() {
+        let g = go("go wtime 2000.5 btime 2000 winc 10.25 binc 0.999 movetime 100.");
+        assert_eq!(
+            (g.wtime, g.btime, g.winc, g.binc, g.movetime),
+            (Some(2000), Some(2000), Some(10), Some(0), Some(100))
+        );
+        assert!(g.ignored.is_empty(), "{:?}", g.ignored);
+        // Negative clocks (after a flag) keep their sign; the fraction goes
+        // towards zero.
+        let g = go("go wtime -12.75 btime +7.5");
+        assert_eq!((g.wtime, g.btime), (Some(-12), Some(7)));
+        // Not times: exponents, a point without digits before it, two
+        // points, words, values beyond i64.
+        for v in [
+            "2e3",
+            ".5",
+            "1.2.3",
+            "1.5e2",
+            "inf",
+            "NaN",
+            "0x10",
+            "-",
+            "9223372036854775808.5",
+        ] {
+            let g = go(&format!("go wtime {v} btime 1"));
+            assert_eq!(g.wtime, None, "wtime {v}");
+            assert_eq!(g.ignored, vec![format!("wtime {v}")], "wtime {v}");
+        }
+        // Counts stay whole numbers.
+        let g = go("go depth 5.5 nodes 100.0 movestogo 3.5 wtime 10");
+        assert_eq!((g.depth, g.nodes, g.movestogo), (None, None, None));
+        assert_eq!(g.unread_keys, vec!["depth", "nodes", "movestogo"]);
+        assert_eq!(g.wtime, Some(10));
     }
 
     #[test]

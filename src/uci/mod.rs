@@ -264,11 +264,26 @@ impl Session {
                 Err(e) => ignored.push(format!("searchmoves {e}")),
             }
         }
+        let white = pos.turn().is_white();
+        let (our_time, our_key) = if white {
+            (g.wtime, "wtime")
+        } else {
+            (g.btime, "btime")
+        };
+        // The side to move's clock was sent but could not be read (`wtime
+        // 2e3`): that is a timed game, not an unlimited search (the GUI's
+        // flag would fall). It counts as 0 ms: the move of the first
+        // iteration, at once.
+        let clock_unread =
+            our_time.is_none() && g.movetime.is_none() && g.unread_keys.contains(&our_key);
+        let time = if clock_unread { Some(0) } else { our_time };
         if !ignored.is_empty() {
             let rest = if g.perft.is_some() {
-                "counting with the rest"
+                "counting with the rest".to_owned()
+            } else if clock_unread {
+                format!("searching with the rest, {our_key} as 0 (moving at once)")
             } else {
-                "searching with the rest"
+                "searching with the rest".to_owned()
             };
             self.error(&format!("go: ignored {}; {rest}", ignored.join(", ")));
         }
@@ -293,10 +308,9 @@ impl Session {
                 ));
             }
         }
-        let white = pos.turn().is_white();
         let request = GoRequest {
             clock: Clock {
-                time: if white { g.wtime } else { g.btime },
+                time,
                 inc: if white { g.winc } else { g.binc },
                 movestogo: g.movestogo,
                 movetime: g.movetime,

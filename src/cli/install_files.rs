@@ -1,0 +1,86 @@
+//! Handlers for `completions` and `manpage`: the files a package installs
+//! next to the binary, generated from the clap definitions ([`super::Cli`]).
+//!
+//! They are subcommands of the binary itself, not a build step, so that
+//! they always describe the binary that prints them: `cargo install` users
+//! get them from the program they installed, and the Debian package build
+//! (`tools/deb/build.sh`) runs the release binary to write its assets.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::CommandFactory;
+
+use super::{Cli, CliError};
+
+/// The man page section: 6, games, where Debian's chess engines
+/// (stockfish, ethereal-chess) have theirs.
+pub const MAN_SECTION: &str = "6";
+
+/// The command tree for the man pages, built (so subcommands know their
+/// full names, `chess960 perft`, and their page names, `chess960-perft`),
+/// without clap's `help` subcommand, which needs no page.
+fn man_command() -> clap::Command {
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    cmd
+}
+
+/// Run `chess960 completions SHELL`: the completion script on stdout.
+///
+/// # Errors
+/// Standard output that cannot be written.
+pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode, CliError> {
+    let mut cmd = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "chess960", &mut out);
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out)?;
+    stdout.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One page in roff. clap_mangen heads the `after_help` text `EXTRA`;
+/// ours is the exit statuses, so it gets the customary heading.
+fn render(cmd: clap::Command) -> Result<Vec<u8>, CliError> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd)
+        .section(MAN_SECTION)
+        .manual("Games Manual")
+        .render(&mut page)?;
+    let page = String::from_utf8_lossy(&page).replace("\n.SH EXTRA\n", "\n.SH \"EXIT STATUS\"\n");
+    Ok(page.into_bytes())
+}
+
+/// Run `chess960 manpage [--dir DIR]`: the main page on stdout, or, with
+/// `dir`, `chess960.6` and one page per subcommand (`chess960-perft.6`, the
+/// pages the main one refers to) written into `dir`, their names on stdout.
+///
+/// # Errors
+/// A directory or file that cannot be created or written.
+pub fn manpage(dir: Option<&Path>) -> Result<ExitCode, CliError> {
+    let cmd = man_command();
+    let mut stdout = std::io::stdout().lock();
+    let Some(dir) = dir else {
+        stdout.write_all(&render(cmd)?)?;
+        stdout.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let pages = std::iter::once(cmd.clone())
+        .chain(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
+    for page in pages {
+        let name = page
+            .get_display_name()
+            .unwrap_or_else(|| page.get_name())
+            .to_owned();
+        let path = dir.join(format!("{name}.{MAN_SECTION}"));
+        std::fs::write(&path, render(page)?)
+            .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
+        writeln!(stdout, "{}", path.display())?;
+    }
+    stdout.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

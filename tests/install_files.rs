@@ -1,0 +1,194 @@
+//! `chess960 manpage` and `chess960 completions`: the files the Debian
+//! package installs and `cargo install` users generate. The expected
+//! subcommands and options come from the program's `--help` text, which a
+//! person reads, and the pages are rendered by `man` and the completions
+//! run by `bash` when those are installed (CI sets CHESS960_REQUIRE_MAN
+//! and CHESS960_REQUIRE_BASH).
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(support::binary())
+        .args(args)
+        .output()
+        .expect("run chess960")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(o.status.success(), "{args:?}: {o:?}");
+    String::from_utf8(o.stdout).expect("utf-8")
+}
+
+/// The subcommands `chess960 --help` lists (without clap's `help`).
+fn subcommands() -> Vec<String> {
+    let help = stdout_of(&["--help"]);
+    let list = help
+        .split("Commands:\n")
+        .nth(1)
+        .expect("--help has a Commands section");
+    let names: Vec<String> = list
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(str::to_owned)
+        .collect();
+    assert!(names.len() >= 10, "{names:?}");
+    names
+}
+
+/// The long options `chess960 SUB --help` shows.
+fn long_options(sub: &str) -> BTreeSet<String> {
+    stdout_of(&[sub, "--help"])
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('-'))
+        .flat_map(|l| l.split([' ', ',', '=', '<', '[']).map(str::to_owned))
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .collect()
+}
+
+/// roff text with its escaped dashes as typed.
+fn plain(roff: &str) -> String {
+    roff.replace("\\-", "-")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chess960-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn man_pages_cover_every_subcommand_and_option() {
+    let subs = subcommands();
+    let main = stdout_of(&["manpage"]);
+    assert!(main.contains(".TH chess960 6 "), "{main}");
+    assert!(main.contains(".SH \"EXIT STATUS\""), "{main}");
+    let main_text = plain(&main);
+    for sub in &subs {
+        assert!(
+            main_text.contains(&format!("chess960-{sub}(6)")),
+            "main page lacks {sub}"
+        );
+    }
+    let dir = scratch("man");
+    let listed = stdout_of(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
+    let mut want: BTreeSet<String> = subs.iter().map(|s| format!("chess960-{s}.6")).collect();
+    want.insert("chess960.6".to_owned());
+    let written: BTreeSet<String> = std::fs::read_dir(&dir)
+        .expect("pages written")
+        .map(|e| e.expect("entry").file_name().into_string().expect("name"))
+        .collect();
+    assert_eq!(written, want);
+    assert_eq!(listed.lines().count(), want.len(), "{listed}");
+    let from_dir = std::fs::read_to_string(dir.join("chess960.6")).expect("main page");
+    assert_eq!(from_dir, main, "--dir and stdout give different main pages");
+    for sub in &subs {
+        let page =
+            plain(&std::fs::read_to_string(dir.join(format!("chess960-{sub}.6"))).expect("page"));
+        assert!(page.contains(&format!(".TH chess960-{sub} 6 ")), "{sub}");
+        for opt in long_options(sub) {
+            assert!(page.contains(&opt), "chess960-{sub}.6 lacks {opt}");
+        }
+    }
+    let man = Command::new("man").arg("--version").output();
+    if support::tool_present(
+        man.is_ok_and(|o| o.status.success()),
+        "man",
+        "CHESS960_REQUIRE_MAN",
+        "apt-get install man-db",
+    ) {
+        let o = Command::new("man")
+            .arg("-l")
+            .arg(dir.join("chess960-perft.6"))
+            .env("MANWIDTH", "80")
+            .output()
+            .expect("run man");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{o:?}");
+        for heading in ["NAME", "SYNOPSIS", "OPTIONS", "--engine"] {
+            assert!(text.contains(heading), "man -l lacks {heading}: {text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn manpage_into_an_unusable_directory_fails_with_one_line() {
+    let dir = scratch("man-file");
+    std::fs::write(&dir, "a file, not a directory").expect("write");
+    let o = run(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(dir.to_str().expect("utf-8 path")), "{err}");
+    let _ = std::fs::remove_file(&dir);
+}
+
+#[test]
+fn completions_name_the_subcommands_in_every_shell() {
+    let subs = subcommands();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = stdout_of(&["completions", shell]);
+        for sub in &subs {
+            assert!(script.contains(sub.as_str()), "{shell} lacks {sub}");
+        }
+    }
+    let o = run(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("'tcsh'"));
+}
+
+/// Bash really completes with the script: `chess960 per<TAB>` offers the
+/// two perft subcommands, `chess960 openings --for<TAB>` the option.
+#[test]
+fn bash_completes_subcommands_and_options() {
+    let bash = Command::new("bash").arg("--version").output();
+    if !support::tool_present(
+        bash.is_ok_and(|o| o.status.success()),
+        "bash",
+        "CHESS960_REQUIRE_BASH",
+        "apt-get install bash",
+    ) {
+        return;
+    }
+    let dir = scratch("bash");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let script = dir.join("chess960.bash");
+    std::fs::write(&script, stdout_of(&["completions", "bash"])).expect("write");
+    let probe = r#"source "$1" || exit 3
+complete -p chess960 || exit 4
+ask() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+  COMPREPLY=(); _chess960 chess960 "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+  echo "${COMPREPLY[*]}"; }
+ask chess960 per
+ask chess960 openings --for
+ask chess960 completions f
+"#;
+    let o = Command::new("bash")
+        .args(["-c", probe, "probe"])
+        .arg(&script)
+        .output()
+        .expect("run bash");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{o:?}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "complete -o bashdefault -o default -o nosort -F _chess960 chess960",
+            "perft perft-merge",
+            "--format",
+            "fish",
+        ],
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
