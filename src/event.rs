@@ -46,6 +46,10 @@ pub const MIN_SECRET_LEN: usize = 16;
 /// The most rounds an event may have (a sanity bound on typing errors).
 pub const MAX_ROUNDS: u32 = 999;
 
+/// The most characters an event's name may have: what fits on one line
+/// at the top of a printed page.
+pub const MAX_NAME_CHARS: usize = 70;
+
 /// Which starts an event draws from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -104,6 +108,9 @@ pub enum EventError {
         /// The event's number of rounds.
         rounds: u32,
     },
+    /// A name too long for the pages' heading line.
+    #[error("the event name has {0} characters: at most {MAX_NAME_CHARS} fit on a page")]
+    NameTooLong(usize),
     /// A number of rounds outside 1..[`MAX_ROUNDS`].
     #[error("{0} rounds: an event has 1..{MAX_ROUNDS} rounds")]
     RoundCount(u32),
@@ -344,10 +351,15 @@ impl Event {
     /// A new event, checking the secret and the number of rounds.
     ///
     /// # Errors
-    /// [`EventError::RoundCount`], or the secret's error from [`check_secret`].
+    /// [`EventError::RoundCount`], [`EventError::NameTooLong`], or the
+    /// secret's error from [`check_secret`].
     pub fn new(name: &str, kind: Kind, rounds: u32, secret: String) -> Result<Event, EventError> {
         if rounds == 0 || rounds > MAX_ROUNDS {
             return Err(EventError::RoundCount(rounds));
+        }
+        let chars = name.trim().chars().count();
+        if chars > MAX_NAME_CHARS {
+            return Err(EventError::NameTooLong(chars));
         }
         check_secret(&secret)?;
         Ok(Event {

@@ -49,6 +49,7 @@ body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-si
   break-after: page; page-break-after: always; }
 .sheet:last-child { break-after: auto; page-break-after: auto; }
 h1 { font-size: 20pt; margin: 0 0 1mm; }
+.event { font-size: 12pt; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 h2 { font-size: 11pt; margin: 2mm 0 1mm; }
 .numbers { font-size: 10.5pt; margin: 0 0 1mm; }
 .rank { font-family: "DejaVu Sans Mono", monospace; font-weight: bold; font-size: 40pt;
@@ -291,7 +292,7 @@ pub fn event_pack(event: &Event, paper: Paper) -> Result<String, StartError> {
         let round = i + 1;
         let _ = writeln!(
             body,
-            "<section class=\"sheet\">\n<h1>{} — Round {round} of {}</h1>",
+            "<section class=\"sheet\">\n<p class=\"event\">{}</p>\n<h1>Round {round} of {}</h1>",
             escape(&title),
             event.rounds
         );
@@ -428,7 +429,7 @@ mod tests {
         assert_eq!(html.matches("<section class=\"sheet\">").count(), 3);
         assert_eq!(html.matches(&e.commitment()).count(), 6);
         assert!(html.contains("size: letter;"));
-        assert!(html.contains("Club &lt;rapid&gt; — Round 3 of 3"));
+        assert!(html.contains("<p class=\"event\">Club &lt;rapid&gt;</p>\n<h1>Round 3 of 3</h1>"));
         // Nothing is fetched: no links, scripts, images or fonts by address.
         for outside in ["<link", "<script", "src=", "url(", "@import"] {
             assert!(!html.contains(outside), "{outside}");

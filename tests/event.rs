@@ -435,6 +435,15 @@ fn bad_inputs_name_the_culprit() {
     assert!(e.contains("at least 16"), "{e}");
     let e = fails_with(&["event", "new", "--rounds", "0", "-o", f], 2);
     assert!(e.contains("0 rounds"), "{e}");
+    let long = "x".repeat(71);
+    let e = fails_with(
+        &["event", "new", "--rounds", "3", "--name", &long, "-o", f],
+        2,
+    );
+    assert!(
+        e.contains("the event name has 71 characters: at most 70"),
+        "{e}"
+    );
     assert!(!file.exists());
     stdout(&["event", "new", "--rounds", "3", "--secret", SECRET, "-o", f]);
     // Never overwrite a committed secret by accident.

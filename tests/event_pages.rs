@@ -505,11 +505,8 @@ fn check_pack(chromium: &str, dfrc: bool, starts: &[u32]) {
             let page = i + 1;
             let lines = page_lines(&pdf, page);
             let what = format!("{paper} page {page}");
-            assert_has(
-                &lines,
-                &format!("Club rapid — Round {page} of {}", starts.len()),
-                &what,
-            );
+            assert_has(&lines, "Club rapid", &what);
+            assert_has(&lines, &format!("Round {page} of {}", starts.len()), &what);
             let board = if dfrc {
                 assert!(
                     lines.iter().any(|l| l.starts_with(&format!(

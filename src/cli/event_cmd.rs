@@ -25,7 +25,8 @@ impl From<EventError> for CliError {
             | EventError::SecretNotPrintable
             | EventError::BadCommitment(_)
             | EventError::RoundOutOfRange { .. }
-            | EventError::RoundCount(_) => CliError::Usage(e.to_string()),
+            | EventError::RoundCount(_)
+            | EventError::NameTooLong(_) => CliError::Usage(e.to_string()),
         }
     }
 }
