@@ -553,7 +553,9 @@ pub fn rng(seed: Option<u64>) -> ChaCha8Rng {
 ///
 /// Written here rather than using `Rng::gen_range` because `rand` does not
 /// promise that `gen_range` maps a stream to the same values in future
-/// versions; with this, a `--seed` keeps naming the same starts.
+/// versions; with this, a `--seed` keeps naming the same starts. The event
+/// draw ([`crate::event`], docs/event.md) publishes this rule as part of its
+/// derivation: changing it would change the rounds of every event.
 fn below<R: RngCore + ?Sized>(rng: &mut R, bound: u32) -> u32 {
     debug_assert!(bound > 0);
     let bound = u64::from(bound);
