@@ -438,8 +438,8 @@ mod tests {
 
     #[test]
     fn commitment_is_sha256_of_the_utf8_bytes() {
-        // FIPS 180-2's test vector "abc", padded to the minimum length is
-        // not needed here: `commitment` does not check the length.
+        // The SHA-256 of "abc" from FIPS 180-2 (an independent value);
+        // `commitment` hashes any string, the length is checked elsewhere.
         assert_eq!(
             commitment("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
