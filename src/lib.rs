@@ -10,6 +10,8 @@
 //! * [`numbering`]: the other numbering schemes (scharnagl-1, Fritz 9);
 //! * [`notation`]: FEN in and out, UCI move text, the board diagram;
 //! * [`openings`]: EPD and PGN openings files for match runners;
+//! * [`event`]: a verifiable draw of every round's start (commit and reveal);
+//! * [`html`]: printable pages (event pack, projector page, procedure cards);
 //! * [`procedures`]: dice, coins and cards at a club table, and their exact
 //!   fairness;
 //! * [`perft`]: leaf counting, the proof of the move generator;
@@ -41,6 +43,8 @@ pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod event;
+pub mod html;
 pub mod notation;
 pub mod numbering;
 pub mod openings;

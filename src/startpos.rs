@@ -13,8 +13,8 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, File, Piece, Position, Rank, Role,
-    Setup, Square,
+    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Piece,
+    Position, Rank, Role, Setup, Square,
 };
 
 use crate::backrank::{BackRank, DfrcStart, RankError};
@@ -553,7 +553,9 @@ pub fn rng(seed: Option<u64>) -> ChaCha8Rng {
 ///
 /// Written here rather than using `Rng::gen_range` because `rand` does not
 /// promise that `gen_range` maps a stream to the same values in future
-/// versions; with this, a `--seed` keeps naming the same starts.
+/// versions; with this, a `--seed` keeps naming the same starts. The event
+/// draw ([`crate::event`], docs/event.md) publishes this rule as part of its
+/// derivation: changing it would change the rounds of every event.
 fn below<R: RngCore + ?Sized>(rng: &mut R, bound: u32) -> u32 {
     debug_assert!(bound > 0);
     let bound = u64::from(bound);
@@ -630,6 +632,64 @@ impl std::fmt::Display for Numbered {
     }
 }
 
+/// One castling move of a start, as shakmaty defines it: where king and
+/// rook stand before and after, which squares must be empty and which the
+/// king must not pass through attacked. The printable pages draw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Castling {
+    /// The side that castles.
+    pub color: Color,
+    /// `KingSide` is O-O (the h-side rook), `QueenSide` O-O-O (the a-side).
+    pub side: CastlingSide,
+    /// The king's square before.
+    pub king_from: Square,
+    /// The rook's square before.
+    pub rook_from: Square,
+    /// The king's square after (g or c file).
+    pub king_to: Square,
+    /// The rook's square after (f or d file).
+    pub rook_to: Square,
+    /// Squares other than the king's and this rook's that must be empty.
+    pub empty: Vec<Square>,
+    /// Squares the king stands on or crosses, which no enemy piece may attack.
+    pub unattacked: Vec<Square>,
+}
+
+/// The four castling moves of a start position (White's O-O, O-O-O, then
+/// Black's), from shakmaty's castling rules: `Castles::path` for the empty
+/// squares, the king's path from its square to its destination for the
+/// unattacked ones (what shakmaty's move generator checks).
+pub fn castling(pos: &Chess) -> Vec<Castling> {
+    let castles = pos.castles();
+    let mut out = Vec::new();
+    for color in [Color::White, Color::Black] {
+        let Some(king_from) = pos.board().king_of(color) else {
+            continue;
+        };
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let Some(rook_from) = castles.rook(color, side) else {
+                continue;
+            };
+            let king_to = side.king_to(color);
+            out.push(Castling {
+                color,
+                side,
+                king_from,
+                rook_from,
+                king_to,
+                rook_to: side.rook_to(color),
+                empty: castles.path(color, side).into_iter().collect(),
+                unattacked: shakmaty::attacks::between(king_from, king_to)
+                    .with(king_from)
+                    .with(king_to)
+                    .into_iter()
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
 /// A uniformly random start number 0..959.
 pub fn random_number<R: RngCore + ?Sized>(rng: &mut R) -> u32 {
     below(rng, COUNT)
@@ -681,6 +741,34 @@ impl Deck {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn castling_of_the_classical_start_and_of_a_king_on_b1() {
+        let names = |v: &[Square]| {
+            v.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let c = castling(&position(518).expect("518"));
+        assert_eq!(c.len(), 4);
+        // White O-O in classical chess: e1 to g1, h1 to f1.
+        assert_eq!((c[0].king_from, c[0].king_to), (Square::E1, Square::G1));
+        assert_eq!((c[0].rook_from, c[0].rook_to), (Square::H1, Square::F1));
+        assert_eq!(names(&c[0].empty), "f1 g1");
+        assert_eq!(names(&c[0].unattacked), "e1 f1 g1");
+        // White O-O-O: b1 must be empty too, but the king never crosses it.
+        assert_eq!(names(&c[1].empty), "b1 c1 d1");
+        assert_eq!(names(&c[1].unattacked), "c1 d1 e1");
+        assert_eq!((c[3].color, c[3].rook_from), (Color::Black, Square::A8));
+        // RKRNNQBB (959): O-O-O moves the king from b1 to c1 and the rook
+        // from a1 to d1, over c1 where the other rook stands.
+        let c = castling(&position(959).expect("959"));
+        assert_eq!((c[1].king_from, c[1].king_to), (Square::B1, Square::C1));
+        assert_eq!((c[1].rook_from, c[1].rook_to), (Square::A1, Square::D1));
+        assert_eq!(names(&c[1].empty), "c1 d1");
+        assert_eq!(names(&c[1].unattacked), "b1 c1");
+    }
 
     #[test]
     fn anchors_of_the_numbering() {

@@ -5,6 +5,7 @@
 //! stderr and exits with status 2 for bad input, as scripts expect.
 
 mod bench_cmd;
+mod event_cmd;
 mod install_files;
 mod perft_cmd;
 mod perft_shard;
@@ -20,7 +21,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// The exit statuses, as `--help` states them.
 const EXIT_STATUS_HELP: &str =
     "Exit status: 0 success; 1 runtime error (a file that cannot be read \
-or written, a perft count that differs from the reference); 2 usage error (an unknown option, a \
+or written, a perft count that differs from the reference, a secret that does not match its \
+commitment, a damaged event file); 2 usage error (an unknown option, a \
 number out of range, a position that is not a start).";
 
 /// Top-level command line. Without a subcommand the program speaks UCI,
@@ -72,6 +74,8 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write it and the subcommands' pages into a directory.
     Manpage(ManpageArgs),
+    /// A verifiable draw of every round's start (commit and reveal) and its printable pack.
+    Event(EventArgs),
 }
 
 /// `chess960 completions SHELL`
@@ -156,6 +160,9 @@ pub struct ShowArgs {
     /// Also write the back rank as an SVG board diagram to this file.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// Also write a page for a projector (one landscape sheet printed) to this HTML file.
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
     /// A Double Fischer Random start: a DFRC number, a FEN or two back ranks.
     #[arg(long, conflicts_with = "scheme")]
     pub dfrc: bool,
@@ -315,6 +322,9 @@ pub struct RollArgs {
     /// Print the procedure as a step-by-step card to take to the table.
     #[arg(long, conflicts_with_all = ["outcomes", "json", "seed"])]
     pub explain: bool,
+    /// With --explain: also write the card as an HTML page to print.
+    #[arg(long, value_name = "FILE.html", requires = "explain")]
+    pub html: Option<PathBuf>,
     /// Print one JSON object: `scharnagl` and `fen` when complete, `next` when not.
     #[arg(long)]
     pub json: bool,
@@ -334,6 +344,115 @@ pub struct AnalyzeArgs {
     /// Write the 960 probabilities as an SVG bar chart.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+/// `chess960 event new|draw|pack|reveal|verify`
+#[derive(Debug, Args)]
+pub struct EventArgs {
+    /// What to do with the event.
+    #[command(subcommand)]
+    pub command: EventCommand,
+}
+
+/// The steps of a verifiable event draw, in the order an organiser uses them.
+#[derive(Debug, Subcommand)]
+pub enum EventCommand {
+    /// Make an event file with a new secret and print the commitment to publish.
+    New(EventNewArgs),
+    /// Print the start of one round, or of every round.
+    Draw(EventDrawArgs),
+    /// Write the printable pack: one HTML page per round.
+    Pack(EventPackArgs),
+    /// After the event: print the secret, every round's start and the command that checks them.
+    Reveal(EventFileArgs),
+    /// Check published rounds against the commitment and the revealed secret.
+    Verify(EventVerifyArgs),
+}
+
+/// `chess960 event new --rounds K [--dfrc] [--name NAME] [--secret S] -o FILE`
+#[derive(Debug, Args)]
+pub struct EventNewArgs {
+    /// Number of rounds, 1..999.
+    #[arg(long)]
+    pub rounds: u32,
+    /// Draw Double Fischer Random starts (921,600) instead of Chess960 (960).
+    #[arg(long)]
+    pub dfrc: bool,
+    /// The event's name, printed on every page.
+    #[arg(long, default_value = "")]
+    pub name: String,
+    /// Your own secret (at least 16 bytes, hashed as UTF-8) instead of 32 random bytes from the system.
+    #[arg(long)]
+    pub secret: Option<String>,
+    /// The event file to write (JSON; keep it private until the event is over).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// Replace an existing event file (its secret is lost).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `chess960 event draw FILE [--round R]`
+#[derive(Debug, Args)]
+pub struct EventDrawArgs {
+    /// The event file of `event new`.
+    pub file: PathBuf,
+    /// Show this round (1..rounds) in full; without it, one line per round: `ROUND NUMBER X-FEN`.
+    #[arg(long)]
+    pub round: Option<u32>,
+}
+
+/// `chess960 event pack FILE [-o FILE.html] [--paper a4|letter]`
+#[derive(Debug, Args)]
+pub struct EventPackArgs {
+    /// The event file of `event new`.
+    pub file: PathBuf,
+    /// The HTML file to write (stdout when omitted or `-`).
+    #[arg(short = 'o', long = "output", value_name = "FILE.html")]
+    pub output: Option<PathBuf>,
+    /// The paper the pages are laid out for (each fits both).
+    #[arg(long, value_enum, default_value_t = PaperArg::A4)]
+    pub paper: PaperArg,
+}
+
+/// Paper sizes of printed pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaperArg {
+    /// ISO A4.
+    A4,
+    /// US Letter.
+    Letter,
+}
+
+/// `chess960 event reveal FILE`
+#[derive(Debug, Args)]
+pub struct EventFileArgs {
+    /// The event file of `event new`.
+    pub file: PathBuf,
+}
+
+/// `chess960 event verify --commitment HEX --secret S (--round R --start N | --starts N1,N2,...)`
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("claim").required(true).args(["round", "starts"])))]
+pub struct EventVerifyArgs {
+    /// The commitment published before the event (64 hex digits).
+    #[arg(long)]
+    pub commitment: String,
+    /// The secret published after the event, exactly as published.
+    #[arg(long)]
+    pub secret: String,
+    /// The starts are Double Fischer Random numbers (white + 960 * black).
+    #[arg(long)]
+    pub dfrc: bool,
+    /// The round to check (with --start).
+    #[arg(long, requires = "start")]
+    pub round: Option<u32>,
+    /// The start played in --round: a number, a back rank or a FEN.
+    #[arg(long, requires = "round", allow_negative_numbers = true)]
+    pub start: Option<String>,
+    /// The starts of rounds 1, 2, 3... as numbers separated by commas: every round in one command.
+    #[arg(long, value_name = "N1,N2,...", conflicts_with_all = ["round", "start"])]
+    pub starts: Option<String>,
 }
 
 /// An error that ends a CLI command: printed as one line on stderr.
@@ -407,6 +526,7 @@ pub fn main() -> ExitCode {
         .map_err(|e| CliError::Io(e.to_string())),
         Some(Command::Completions(a)) => install_files::completions(a.shell),
         Some(Command::Manpage(a)) => install_files::manpage(a.dir.as_deref()),
+        Some(Command::Event(a)) => event_cmd::event(&a),
     };
     match result {
         Ok(code) => code,

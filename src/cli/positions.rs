@@ -113,6 +113,9 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
             std::fs::write(path, crate::procedures::svg::board(&start.white))
                 .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
         }
+        if let Some(path) = &a.html {
+            super::event_cmd::write_file(path, &crate::html::start_page(Numbered::Dfrc(n))?)?;
+        }
         let mut out = BufWriter::new(io::stdout().lock());
         out.write_all(describe_dfrc(n)?.as_bytes())?;
         out.flush()?;
@@ -128,10 +131,21 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
         std::fs::write(path, crate::procedures::svg::board(&rank))
             .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
     }
+    if let Some(path) = &a.html {
+        super::event_cmd::write_file(path, &crate::html::start_page(Numbered::Chess960(n))?)?;
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     out.write_all(describe(n)?.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text `show` prints for a start of either family.
+pub(super) fn describe_numbered(start: Numbered) -> Result<String, StartError> {
+    match start {
+        Numbered::Chess960(n) => describe(n),
+        Numbered::Dfrc(n) => describe_dfrc(n),
+    }
 }
 
 /// The text `show` prints for start `n`.

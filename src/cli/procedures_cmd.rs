@@ -122,6 +122,9 @@ fn print_replay(m: Method, r: &Replay, simulated: bool, json_out: bool) -> Resul
 pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
     let m = method(&a.method)?;
     if a.explain {
+        if let Some(path) = &a.html {
+            super::event_cmd::write_file(path, &crate::html::card_page(m))?;
+        }
         print!("{}", m.explain());
         return Ok(ExitCode::SUCCESS);
     }

@@ -9,12 +9,12 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::{Color, File, Rank, Role, Square};
+use shakmaty::{Board, Color, File, Rank, Role, Square};
 
 use super::analysis::{frac_short, to_f64, Summary};
 use crate::numbering::{BackRank, Scheme};
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -132,7 +132,8 @@ pub fn chart(summary: &Summary) -> String {
     s
 }
 
-fn glyph(role: Role) -> char {
+/// The chess glyph of a role (the filled set; the diagram colours it).
+pub fn glyph(role: Role) -> char {
     match role {
         Role::King => '\u{265A}',
         Role::Queen => '\u{265B}',
@@ -147,13 +148,22 @@ fn glyph(role: Role) -> char {
 /// pieces as chess glyphs, coordinates, and a caption with the back rank and
 /// its number in every scheme.
 pub fn board(rank: &BackRank) -> String {
+    let numbers: Vec<String> = Scheme::ALL
+        .iter()
+        .map(|&sc| format!("{} {}", sc.name(), rank.number_in(sc)))
+        .collect();
+    diagram(&rank.board(), &format!("{} — {}", rank, numbers.join(", ")))
+}
+
+/// A printable diagram of any board (a Double Fischer Random start too),
+/// White at the bottom, with `caption` above it (none when empty).
+pub fn diagram(b: &Board, caption: &str) -> String {
     const SQ: f64 = 60.0;
     const LEFT: f64 = 30.0;
-    const TOP: f64 = 50.0;
+    let top: f64 = if caption.is_empty() { 10.0 } else { 50.0 };
     let size = 8.0 * SQ;
     let width = LEFT + size + 20.0;
-    let height = TOP + size + 40.0;
-    let b = rank.board();
+    let height = top + size + 40.0;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -163,21 +173,18 @@ pub fn board(rank: &BackRank) -> String {
         s,
         r#"<rect width="{width}" height="{height}" fill="white"/>"#
     );
-    let numbers: Vec<String> = Scheme::ALL
-        .iter()
-        .map(|&sc| format!("{} {}", sc.name(), rank.number_in(sc)))
-        .collect();
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="30" text-anchor="middle" font-size="16">{} — {}</text>"#,
-        LEFT + size / 2.0,
-        rank,
-        numbers.join(", ")
-    );
+    if !caption.is_empty() {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="30" text-anchor="middle" font-size="16">{}</text>"#,
+            LEFT + size / 2.0,
+            escape(caption)
+        );
+    }
     for row in 0..8u32 {
         for col in 0..8u32 {
             let x = LEFT + f64::from(col) * SQ;
-            let y = TOP + f64::from(row) * SQ;
+            let y = top + f64::from(row) * SQ;
             // Row 0 is rank 8; a1 (col 0, row 7) is dark.
             let dark = (col + row) % 2 == 1;
             let fill = if dark { "#b58863" } else { "#f0d9b5" };
@@ -207,13 +214,13 @@ pub fn board(rank: &BackRank) -> String {
             s,
             r#"<text x="{}" y="{}" font-size="14" text-anchor="middle">{file}</text>"#,
             LEFT + f64::from(i) * SQ + SQ / 2.0,
-            TOP + size + 20.0
+            top + size + 20.0
         );
         let _ = writeln!(
             s,
             r#"<text x="{}" y="{}" font-size="14" text-anchor="middle">{}</text>"#,
             LEFT / 2.0,
-            TOP + f64::from(i) * SQ + SQ / 2.0 + 5.0,
+            top + f64::from(i) * SQ + SQ / 2.0 + 5.0,
             8 - i
         );
     }

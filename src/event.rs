@@ -1,0 +1,554 @@
+//! A draw anyone can check: the start of every round of an event, fixed in
+//! advance by a secret and published as a commitment (commit and reveal).
+//!
+//! Before the event the organiser publishes the commitment, the SHA-256 of
+//! the secret; the start of round R is derived from the secret and R alone;
+//! after the event the secret is published, and anyone recomputes the
+//! commitment and every round. The organiser cannot change a round once the
+//! commitment is out, and nobody can foresee a round without the secret.
+//!
+//! The derivation (docs/event.md has it with a worked example):
+//!
+//! * the secret is a string of at least [`MIN_SECRET_LEN`] bytes, hashed
+//!   as its UTF-8 bytes exactly (no newline, no normalisation); the
+//!   program's own secrets are 64 lower-case hex digits of 32 bytes from
+//!   the operating system's random source;
+//! * commitment = SHA-256(secret), written as 64 lower-case hex digits;
+//! * block(R, c) = SHA-256(`"chess960-event-v1"` ‖ 0x00 ‖ R as 4 bytes
+//!   big-endian ‖ c as 4 bytes big-endian ‖ secret), for c = 0, 1, 2, ...;
+//! * the blocks, read in order as 32-bit big-endian words, feed
+//!   [`crate::startpos::random_number`] (or
+//!   [`crate::startpos::random_dfrc_number`]): the first word w below
+//!   2^32 − (2^32 mod n) gives the start w mod n, where n is 960 (or
+//!   921,600); words at or above it are skipped, so no start is favoured
+//!   (no modulo bias).
+
+use std::fmt::Write as _;
+
+use rand::rngs::OsRng;
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::startpos::{self, Numbered};
+
+/// The domain-separation prefix of every derivation block; a new version
+/// of the derivation gets a new prefix, so old events stay checkable.
+pub const DOMAIN: &str = "chess960-event-v1";
+
+/// The `format` field of an event file.
+pub const FILE_FORMAT: &str = "chess960-event-v1";
+
+/// The fewest bytes a secret may have: a short secret could be guessed
+/// from the commitment by trying candidates, and then every round foreseen.
+pub const MIN_SECRET_LEN: usize = 16;
+
+/// The most rounds an event may have (a sanity bound on typing errors).
+pub const MAX_ROUNDS: u32 = 999;
+
+/// The most characters an event's name may have: what fits on one line
+/// at the top of a printed page.
+pub const MAX_NAME_CHARS: usize = 70;
+
+/// Which starts an event draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// The 960 Chess960 starts (Scharnagl numbers).
+    Chess960,
+    /// The 921,600 Double Fischer Random starts (white + 960 * black).
+    Dfrc,
+}
+
+impl Kind {
+    /// The number of starts drawn from.
+    pub fn count(self) -> u32 {
+        match self {
+            Kind::Chess960 => startpos::COUNT,
+            Kind::Dfrc => startpos::DFRC_COUNT,
+        }
+    }
+
+    /// The start of number `n` of this kind.
+    pub fn numbered(self, n: u32) -> Numbered {
+        match self {
+            Kind::Chess960 => Numbered::Chess960(n),
+            Kind::Dfrc => Numbered::Dfrc(n),
+        }
+    }
+}
+
+/// Why an event, a secret, a commitment or a claimed round does not hold.
+/// Each message is one line naming the culprit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventError {
+    /// The secret is shorter than [`MIN_SECRET_LEN`] bytes.
+    #[error("the secret has {0} bytes: it needs at least {MIN_SECRET_LEN} so that nobody can guess it from the commitment")]
+    SecretTooShort(usize),
+    /// Leading or trailing white space, or control characters: they would
+    /// be lost or changed when the secret is copied, and the check would fail.
+    #[error("the secret has white space at an end or a control character: use printable characters only, since the exact bytes are hashed")]
+    SecretNotPrintable,
+    /// A commitment that is not 64 hex digits.
+    #[error("'{0}' is not a commitment: expected 64 hex digits (a SHA-256)")]
+    BadCommitment(String),
+    /// The secret does not hash to the commitment.
+    #[error("the secret does not match the commitment: SHA-256 of the secret is {computed}, the commitment is {given}")]
+    WrongSecret {
+        /// SHA-256 of the secret given.
+        computed: String,
+        /// The commitment given.
+        given: String,
+    },
+    /// Round 0 or a round beyond the event's last.
+    #[error("round {round} out of range: valid rounds are 1..{rounds}")]
+    RoundOutOfRange {
+        /// The round asked for.
+        round: u32,
+        /// The event's number of rounds.
+        rounds: u32,
+    },
+    /// A name too long for the pages' heading line.
+    #[error("the event name has {0} characters: at most {MAX_NAME_CHARS} fit on a page")]
+    NameTooLong(usize),
+    /// A number of rounds outside 1..[`MAX_ROUNDS`].
+    #[error("{0} rounds: an event has 1..{MAX_ROUNDS} rounds")]
+    RoundCount(u32),
+    /// The claimed start is not the one the secret gives.
+    #[error("round {round}: the secret gives start {derived}, not {claimed}")]
+    WrongStart {
+        /// The round.
+        round: u32,
+        /// The start the secret derives.
+        derived: u32,
+        /// The start claimed.
+        claimed: u32,
+    },
+    /// The event file cannot be read as an event.
+    #[error("damaged event file: {0}")]
+    Damaged(String),
+    /// The operating system's random source failed.
+    #[error("cannot make a secret: the operating system's random source failed: {0}")]
+    Random(String),
+}
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Check that `secret` can serve: long enough, printable, no white space
+/// at its ends.
+///
+/// # Errors
+/// [`EventError::SecretTooShort`], [`EventError::SecretNotPrintable`].
+pub fn check_secret(secret: &str) -> Result<(), EventError> {
+    if secret.len() < MIN_SECRET_LEN {
+        return Err(EventError::SecretTooShort(secret.len()));
+    }
+    if secret.trim() != secret || secret.chars().any(char::is_control) {
+        return Err(EventError::SecretNotPrintable);
+    }
+    Ok(())
+}
+
+/// A new secret: 32 bytes from the operating system's random source as 64
+/// lower-case hex digits (typeable, and safe to copy).
+///
+/// # Errors
+/// [`EventError::Random`] when the random source fails.
+pub fn new_secret() -> Result<String, EventError> {
+    let mut bytes = [0u8; 32];
+    OsRng
+        .try_fill_bytes(&mut bytes)
+        .map_err(|e| EventError::Random(e.to_string()))?;
+    Ok(hex(&bytes))
+}
+
+/// The commitment of `secret`: SHA-256 of its UTF-8 bytes, lower-case hex.
+pub fn commitment(secret: &str) -> String {
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+/// Read a commitment as typed: 64 hex digits, either case, spaces at the
+/// ends ignored; returned in lower case.
+///
+/// # Errors
+/// [`EventError::BadCommitment`].
+pub fn parse_commitment(text: &str) -> Result<String, EventError> {
+    let t = text.trim();
+    if t.len() != 64 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(EventError::BadCommitment(text.to_string()));
+    }
+    Ok(t.to_ascii_lowercase())
+}
+
+/// Check that `secret` hashes to `commitment` (already parsed).
+///
+/// # Errors
+/// [`EventError::WrongSecret`].
+pub fn check_commitment(secret: &str, commitment_hex: &str) -> Result<(), EventError> {
+    let computed = commitment(secret);
+    if computed != commitment_hex {
+        return Err(EventError::WrongSecret {
+            computed,
+            given: commitment_hex.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Derivation block `counter` of round `round`: SHA-256(DOMAIN ‖ 0x00 ‖
+/// round (u32 BE) ‖ counter (u32 BE) ‖ secret).
+pub fn block(secret: &str, round: u32, counter: u32) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(DOMAIN.as_bytes());
+    h.update([0u8]);
+    h.update(round.to_be_bytes());
+    h.update(counter.to_be_bytes());
+    h.update(secret.as_bytes());
+    h.finalize().into()
+}
+
+/// The 32-bit words of the blocks of one round, in order: the random
+/// stream the start of that round is drawn from. Only `next_u32` is part
+/// of the documented derivation; the other methods exist for the trait.
+#[derive(Debug, Clone)]
+pub struct RoundStream<'a> {
+    secret: &'a str,
+    round: u32,
+    counter: u32,
+    block: [u8; 32],
+    used: usize,
+}
+
+impl<'a> RoundStream<'a> {
+    /// The stream of round `round` under `secret`.
+    pub fn new(secret: &'a str, round: u32) -> Self {
+        RoundStream {
+            secret,
+            round,
+            counter: 0,
+            block: block(secret, round, 0),
+            used: 0,
+        }
+    }
+}
+
+impl RngCore for RoundStream<'_> {
+    fn next_u32(&mut self) -> u32 {
+        if self.used == 8 {
+            self.counter += 1;
+            self.block = block(self.secret, self.round, self.counter);
+            self.used = 0;
+        }
+        let i = self.used * 4;
+        self.used += 1;
+        u32::from_be_bytes([
+            self.block[i],
+            self.block[i + 1],
+            self.block[i + 2],
+            self.block[i + 3],
+        ])
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        (u64::from(self.next_u32()) << 32) | u64::from(self.next_u32())
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(4) {
+            let w = self.next_u32().to_be_bytes();
+            chunk.copy_from_slice(&w[..chunk.len()]);
+        }
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+/// The start of round `round` (1-based) under `secret`: a Scharnagl number
+/// or a DFRC index, uniform over the `kind`'s starts.
+pub fn derive(secret: &str, round: u32, kind: Kind) -> Numbered {
+    let mut stream = RoundStream::new(secret, round);
+    match kind {
+        Kind::Chess960 => Numbered::Chess960(startpos::random_number(&mut stream)),
+        Kind::Dfrc => Numbered::Dfrc(startpos::random_dfrc_number(&mut stream)),
+    }
+}
+
+/// A round number must be 1..=`rounds`.
+///
+/// # Errors
+/// [`EventError::RoundOutOfRange`].
+pub fn check_round(round: u32, rounds: u32) -> Result<(), EventError> {
+    if round == 0 || round > rounds {
+        return Err(EventError::RoundOutOfRange { round, rounds });
+    }
+    Ok(())
+}
+
+/// Check a published round: `secret` against `commitment_hex`, then the
+/// claimed start against the derived one.
+///
+/// # Errors
+/// [`EventError::WrongSecret`], [`EventError::RoundOutOfRange`] (round 0
+/// or beyond [`MAX_ROUNDS`]), [`EventError::WrongStart`].
+pub fn verify(
+    commitment_hex: &str,
+    secret: &str,
+    round: u32,
+    kind: Kind,
+    claimed: u32,
+) -> Result<Numbered, EventError> {
+    check_commitment(secret, commitment_hex)?;
+    check_round(round, MAX_ROUNDS)?;
+    let derived = derive(secret, round, kind);
+    if derived.number() != claimed {
+        return Err(EventError::WrongStart {
+            round,
+            derived: derived.number(),
+            claimed,
+        });
+    }
+    Ok(derived)
+}
+
+/// An event: what the organiser keeps (the secret) and what they publish
+/// (the commitment, the kind, the number of rounds).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// A name for the pages, e.g. `Club rapid, spring 2026` (may be empty).
+    pub name: String,
+    /// Chess960 or Double Fischer Random starts.
+    pub kind: Kind,
+    /// Rounds 1..=rounds.
+    pub rounds: u32,
+    /// The secret; published only after the event.
+    pub secret: String,
+}
+
+/// The event file: JSON, with the commitment written out so that a file
+/// whose secret was damaged is caught on reading.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventFile {
+    format: String,
+    name: String,
+    kind: Kind,
+    rounds: u32,
+    commitment: String,
+    secret: String,
+}
+
+impl Event {
+    /// A new event, checking the secret and the number of rounds.
+    ///
+    /// # Errors
+    /// [`EventError::RoundCount`], [`EventError::NameTooLong`], or the
+    /// secret's error from [`check_secret`].
+    pub fn new(name: &str, kind: Kind, rounds: u32, secret: String) -> Result<Event, EventError> {
+        if rounds == 0 || rounds > MAX_ROUNDS {
+            return Err(EventError::RoundCount(rounds));
+        }
+        let chars = name.trim().chars().count();
+        if chars > MAX_NAME_CHARS {
+            return Err(EventError::NameTooLong(chars));
+        }
+        check_secret(&secret)?;
+        Ok(Event {
+            name: name.trim().to_string(),
+            kind,
+            rounds,
+            secret,
+        })
+    }
+
+    /// The commitment to publish before the event.
+    pub fn commitment(&self) -> String {
+        commitment(&self.secret)
+    }
+
+    /// The start of round `round`.
+    ///
+    /// # Errors
+    /// [`EventError::RoundOutOfRange`].
+    pub fn draw(&self, round: u32) -> Result<Numbered, EventError> {
+        check_round(round, self.rounds)?;
+        Ok(derive(&self.secret, round, self.kind))
+    }
+
+    /// Every round's start, round 1 first.
+    pub fn all_rounds(&self) -> Vec<Numbered> {
+        (1..=self.rounds)
+            .map(|r| derive(&self.secret, r, self.kind))
+            .collect()
+    }
+
+    /// The event file's text (JSON, one field a line).
+    pub fn to_file(&self) -> String {
+        let file = EventFile {
+            format: FILE_FORMAT.to_string(),
+            name: self.name.clone(),
+            kind: self.kind,
+            rounds: self.rounds,
+            commitment: self.commitment(),
+            secret: self.secret.clone(),
+        };
+        let mut s = serde_json::to_string_pretty(&file).expect("an event serialises");
+        s.push('\n');
+        s
+    }
+
+    /// Read an event file, checking every field and that the secret still
+    /// hashes to the commitment written beside it.
+    ///
+    /// # Errors
+    /// [`EventError::Damaged`] naming what is wrong.
+    pub fn from_file(text: &str) -> Result<Event, EventError> {
+        let file: EventFile =
+            serde_json::from_str(text).map_err(|e| EventError::Damaged(e.to_string()))?;
+        if file.format != FILE_FORMAT {
+            return Err(EventError::Damaged(format!(
+                "format is '{}', expected '{FILE_FORMAT}'",
+                file.format
+            )));
+        }
+        let commitment = parse_commitment(&file.commitment)
+            .map_err(|e| EventError::Damaged(format!("commitment: {e}")))?;
+        let event = Event::new(&file.name, file.kind, file.rounds, file.secret)
+            .map_err(|e| EventError::Damaged(e.to_string()))?;
+        check_commitment(&event.secret, &commitment)
+            .map_err(|e| EventError::Damaged(e.to_string()))?;
+        Ok(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &str = "correct horse battery staple";
+
+    #[test]
+    fn commitment_is_sha256_of_the_utf8_bytes() {
+        // The SHA-256 of "abc" from FIPS 180-2 (an independent value);
+        // `commitment` hashes any string, the length is checked elsewhere.
+        assert_eq!(
+            commitment("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn the_stream_reads_big_endian_words_across_blocks() {
+        let mut s = RoundStream::new(SECRET, 3);
+        let b0 = block(SECRET, 3, 0);
+        let b1 = block(SECRET, 3, 1);
+        let words: Vec<u32> = (0..9).map(|_| s.next_u32()).collect();
+        assert_eq!(words[0], u32::from_be_bytes([b0[0], b0[1], b0[2], b0[3]]));
+        assert_eq!(
+            words[7],
+            u32::from_be_bytes([b0[28], b0[29], b0[30], b0[31]])
+        );
+        assert_eq!(words[8], u32::from_be_bytes([b1[0], b1[1], b1[2], b1[3]]));
+    }
+
+    #[test]
+    fn words_in_the_biased_zone_are_skipped() {
+        // A stream whose first word is the largest u32 (inside the zone
+        // 2^32 - 256 .. 2^32 that 960 does not divide evenly) must skip it.
+        struct Fixed(Vec<u32>);
+        impl RngCore for Fixed {
+            fn next_u32(&mut self) -> u32 {
+                self.0.remove(0)
+            }
+            fn next_u64(&mut self) -> u64 {
+                u64::from(self.next_u32())
+            }
+            fn fill_bytes(&mut self, _: &mut [u8]) {}
+            fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), rand::Error> {
+                Ok(())
+            }
+        }
+        let zone = u32::MAX - 255; // 2^32 - 256 = 4473924 * 960
+        assert_eq!(startpos::random_number(&mut Fixed(vec![zone, 1000])), 40);
+        assert_eq!(
+            startpos::random_number(&mut Fixed(vec![zone - 1, 0])),
+            (zone - 1) % 960
+        );
+    }
+
+    #[test]
+    fn rounds_differ_and_repeat() {
+        let a = derive(SECRET, 1, Kind::Chess960);
+        assert_eq!(a, derive(SECRET, 1, Kind::Chess960));
+        let all: Vec<u32> = (1..=20)
+            .map(|r| derive(SECRET, r, Kind::Chess960).number())
+            .collect();
+        assert!(all.iter().any(|&n| n != all[0]), "{all:?}");
+        assert!(all.iter().all(|&n| n < 960));
+        assert!((1..=20).all(|r| derive(SECRET, r, Kind::Dfrc).number() < startpos::DFRC_COUNT));
+    }
+
+    #[test]
+    fn bad_inputs_name_the_culprit() {
+        assert_eq!(check_secret("short"), Err(EventError::SecretTooShort(5)));
+        assert_eq!(
+            check_secret(" correct horse battery"),
+            Err(EventError::SecretNotPrintable)
+        );
+        assert!(parse_commitment("abc").is_err());
+        let c = commitment(SECRET);
+        assert_eq!(parse_commitment(&c.to_uppercase()), Ok(c.clone()));
+        assert!(matches!(
+            verify(&c, "correct horse battery stapler", 1, Kind::Chess960, 0),
+            Err(EventError::WrongSecret { .. })
+        ));
+        let right = derive(SECRET, 2, Kind::Chess960).number();
+        assert_eq!(
+            verify(&c, SECRET, 2, Kind::Chess960, right).map(|n| n.number()),
+            Ok(right)
+        );
+        assert_eq!(
+            verify(&c, SECRET, 2, Kind::Chess960, (right + 1) % 960),
+            Err(EventError::WrongStart {
+                round: 2,
+                derived: right,
+                claimed: (right + 1) % 960
+            })
+        );
+        assert!(matches!(
+            verify(&c, SECRET, 0, Kind::Chess960, right),
+            Err(EventError::RoundOutOfRange { round: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn the_file_round_trips_and_damage_is_caught() {
+        let e = Event::new("Spring rapid", Kind::Dfrc, 7, SECRET.to_string()).expect("valid");
+        let text = e.to_file();
+        assert_eq!(Event::from_file(&text), Ok(e.clone()));
+        let damaged = text.replace("staple", "stable");
+        let err = Event::from_file(&damaged).unwrap_err().to_string();
+        assert!(err.contains("does not match the commitment"), "{err}");
+        let err = Event::from_file(&text[..text.len() / 2])
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("damaged event file"), "{err}");
+        assert_eq!(
+            e.draw(8),
+            Err(EventError::RoundOutOfRange {
+                round: 8,
+                rounds: 7
+            })
+        );
+        assert_eq!(e.all_rounds().len(), 7);
+    }
+}

@@ -1,0 +1,438 @@
+//! Printable HTML pages: the event pack (one page per round), the
+//! projector page of one start, and the procedure cards.
+//!
+//! Why plain HTML with inline SVG: every computer has a browser that prints
+//! it, the file needs no network, fonts or scripts, and the layout fits the
+//! printable area that A4 and US Letter share (186 x 250 mm inside 12 mm
+//! margins), so one round is one sheet on either paper. The `@page` size
+//! names the paper the printer dialog starts with.
+
+use std::fmt::Write as _;
+
+use shakmaty::{CastlingSide, Color, File, Position, Role, Square};
+
+use crate::backrank::{BackRank, DfrcStart};
+use crate::event::Event;
+use crate::numbering::Scheme;
+use crate::procedures::svg::{diagram, escape, glyph};
+use crate::procedures::Method;
+use crate::startpos::{self, CastlingNotation, Numbered, StartError};
+
+/// The paper an HTML page is laid out for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Paper {
+    /// ISO A4, 210 x 297 mm.
+    #[default]
+    A4,
+    /// US Letter, 8.5 x 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// The CSS `@page` size keyword.
+    fn css(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "letter",
+        }
+    }
+}
+
+/// Styles shared by every page. Sizes are in millimetres so that print
+/// and screen agree; the sheet is the area A4 and Letter share.
+const STYLE: &str = r#"
+* { box-sizing: border-box; }
+html, body { margin: 0; padding: 0; background: white; color: black; }
+body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-size: 10pt; }
+.mono { font-family: "DejaVu Sans Mono", "Liberation Mono", monospace; }
+.sheet { width: 186mm; height: 250mm; overflow: hidden; display: flex; flex-direction: column;
+  break-after: page; page-break-after: always; }
+.sheet:last-child { break-after: auto; page-break-after: auto; }
+h1 { font-size: 20pt; margin: 0 0 1mm; }
+.event { font-size: 12pt; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+h2 { font-size: 11pt; margin: 2mm 0 1mm; }
+.numbers { font-size: 10.5pt; margin: 0 0 1mm; }
+.rank { font-family: "DejaVu Sans Mono", monospace; font-weight: bold; font-size: 40pt;
+  letter-spacing: 4mm; line-height: 1.1; margin: 0 0 2mm; }
+.rank.two { font-size: 26pt; letter-spacing: 2mm; }
+.rank small { font-size: 11pt; letter-spacing: 0; font-weight: normal; }
+.row { display: flex; gap: 5mm; align-items: flex-start; }
+.board svg { width: 92mm; height: auto; display: block; }
+.fen { font-size: 9pt; margin: 1mm 0; overflow-wrap: anywhere; }
+.castle { width: 88mm; margin: 0 0 1.5mm; font-size: 8.5pt; line-height: 1.25; }
+.castle svg { width: 88mm; height: auto; display: block; }
+.castle b { font-size: 9.5pt; }
+.legend { font-size: 8.5pt; margin: 0 0 1mm; }
+.commit { margin-top: auto; border-top: 0.3mm solid black; padding-top: 1mm; font-size: 7.5pt;
+  overflow-wrap: anywhere; }
+"#;
+
+/// A whole HTML document.
+fn document(title: &str, page_css: &str, style: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{}</title>\n<style>{STYLE}{style}\n@page {{ {page_css} }}\n</style>\n</head>\n\
+         <body>\n{body}</body>\n</html>\n",
+        escape(title)
+    )
+}
+
+/// `scharnagl 518 · scharnagl-1 518 · fritz 359`: a rank's number in every scheme.
+fn schemes(rank: &BackRank) -> String {
+    Scheme::ALL
+        .iter()
+        .map(|&sc| format!("{} {}", sc.name(), rank.number_in(sc)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn square_list(squares: &[Square]) -> String {
+    if squares.is_empty() {
+        return "none".into();
+    }
+    squares
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One castling move drawn on its rank, before (king and rook at home, the
+/// squares that must be empty framed in blue, those the king must not pass
+/// attacked marked with a red dot) and after.
+fn castling_strip(c: &startpos::Castling) -> String {
+    const SQ: f64 = 36.0;
+    const LEFT: f64 = 62.0;
+    const GAP: f64 = 8.0;
+    let width = LEFT + 8.0 * SQ + 4.0;
+    let height = 2.0 * SQ + GAP + 22.0;
+    let rank = Square::rank(c.king_from);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-family="DejaVu Sans, sans-serif">"#
+    );
+    let (fill, stroke) = match c.color {
+        Color::White => ("white", "black"),
+        Color::Black => ("black", "black"),
+    };
+    for (row, label, king, rook) in [
+        (0.0, "before", c.king_from, c.rook_from),
+        (1.0, "after", c.king_to, c.rook_to),
+    ] {
+        let y = row * (SQ + GAP);
+        let _ = writeln!(
+            s,
+            r#"<text x="0" y="{}" font-size="13">{label}</text>"#,
+            y + SQ * 0.62
+        );
+        for f in File::ALL {
+            let x = LEFT + f64::from(u32::from(f)) * SQ;
+            let sq = Square::from_coords(f, rank);
+            // The strip's own greys, so that it never looks like the board.
+            let dark = (u32::from(f) + u32::from(rank)) % 2 == 0;
+            let shade = if dark { "#b4b4b4" } else { "#e6e6e6" };
+            let _ = writeln!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{shade}"/>"#
+            );
+            if row == 0.0 && c.empty.contains(&sq) {
+                let _ = writeln!(
+                    s,
+                    r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#1f5fbf" stroke-width="3"/>"##,
+                    x + 2.0,
+                    y + 2.0,
+                    SQ - 4.0,
+                    SQ - 4.0
+                );
+            }
+            if row == 0.0 && c.unattacked.contains(&sq) {
+                let _ = writeln!(
+                    s,
+                    r##"<circle cx="{}" cy="{}" r="4.5" fill="#d0312d"/>"##,
+                    x + SQ - 8.0,
+                    y + SQ - 8.0
+                );
+            }
+            let role = if sq == king {
+                Some(Role::King)
+            } else if sq == rook {
+                Some(Role::Rook)
+            } else {
+                None
+            };
+            if let Some(role) = role {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{}" y="{}" font-size="28" text-anchor="middle" fill="{fill}" stroke="{stroke}" stroke-width="0.8">{}</text>"#,
+                    x + SQ / 2.0,
+                    y + SQ * 0.78,
+                    glyph(role)
+                );
+            }
+        }
+    }
+    for f in File::ALL {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">{}{}</text>"#,
+            LEFT + f64::from(u32::from(f)) * SQ + SQ / 2.0,
+            height - 5.0,
+            f.char(),
+            rank.char()
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The castling block of one move: heading, drawing, and the same in words.
+fn castling_block(c: &startpos::Castling) -> String {
+    let (name, rook_side) = match c.side {
+        CastlingSide::KingSide => ("O-O", "h-side rook"),
+        CastlingSide::QueenSide => ("O-O-O", "a-side rook"),
+    };
+    format!(
+        "<div class=\"castle\"><b>{} {name}</b> ({rook_side}): king {} → {}, rook {} → {}\n{}\
+         Must be empty: {}<br>\nMust not be attacked: {}</div>\n",
+        side_name(c.color),
+        c.king_from,
+        c.king_to,
+        c.rook_from,
+        c.rook_to,
+        castling_strip(c),
+        square_list(&c.empty),
+        square_list(&c.unattacked)
+    )
+}
+
+/// The body of one start's sheet: numbers, back rank in big letters, the
+/// diagram, both FENs and the four castling moves.
+fn start_body(start: Numbered) -> Result<String, StartError> {
+    let pos = start.position()?;
+    let mut s = String::new();
+    match start {
+        Numbered::Chess960(n) => {
+            let rank = BackRank::from_scharnagl(n).ok_or(StartError::OutOfRange(n.to_string()))?;
+            let _ = writeln!(
+                s,
+                "<p class=\"numbers\">Chess960 start {n} — {}</p>\n<p class=\"rank\">{rank}</p>",
+                schemes(&rank)
+            );
+        }
+        Numbered::Dfrc(n) => {
+            let d = DfrcStart::from_index(n).ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
+            let _ = writeln!(
+                s,
+                "<p class=\"numbers\">Double Fischer Random start {n} = {} + 960 × {}<br>\
+                 White: {}<br>Black: {}</p>\n<p class=\"rank two\"><small>White</small> {}<br>\
+                 <small>Black</small> {}</p>",
+                d.white.scharnagl(),
+                d.black.scharnagl(),
+                schemes(&d.white),
+                schemes(&d.black),
+                d.white,
+                d.black
+            );
+        }
+    }
+    let castling = startpos::castling(&pos);
+    let of = |color| castling.iter().filter(move |c| c.color == color);
+    let _ = writeln!(
+        s,
+        "<div class=\"row\"><div class=\"board\">{}</div><div>\
+         <p class=\"legend\">Castling: blue frame = must be empty, red dot = must not be attacked.</p>",
+        diagram(pos.board(), "")
+    );
+    for c in of(Color::White) {
+        s.push_str(&castling_block(c));
+    }
+    s.push_str("</div></div>\n");
+    let _ = writeln!(
+        s,
+        "<p class=\"fen mono\">X-FEN: {}<br>Shredder-FEN: {}</p>",
+        start.fen(CastlingNotation::XFen)?,
+        start.fen(CastlingNotation::Shredder)?
+    );
+    s.push_str("<div class=\"row\">");
+    for c in of(Color::Black) {
+        s.push_str(&castling_block(c));
+    }
+    s.push_str("</div>\n");
+    Ok(s)
+}
+
+/// The event pack: one sheet per round, each with the commitment and the
+/// command that checks the round once the secret is out.
+///
+/// # Errors
+/// None in practice: every derived start is valid; the type is shared
+/// with the other start pages.
+pub fn event_pack(event: &Event, paper: Paper) -> Result<String, StartError> {
+    let commitment = event.commitment();
+    let title = if event.name.is_empty() {
+        "Chess960 event".to_string()
+    } else {
+        event.name.clone()
+    };
+    let dfrc = if event.kind == crate::event::Kind::Dfrc {
+        " --dfrc"
+    } else {
+        ""
+    };
+    let mut body = String::new();
+    for (i, start) in event.all_rounds().into_iter().enumerate() {
+        let round = i + 1;
+        let _ = writeln!(
+            body,
+            "<section class=\"sheet\">\n<p class=\"event\">{}</p>\n<h1>Round {round} of {}</h1>",
+            escape(&title),
+            event.rounds
+        );
+        body.push_str(&start_body(start)?);
+        let _ = writeln!(
+            body,
+            "<p class=\"commit mono\">Commitment (SHA-256 of the secret): {commitment}<br>\
+             After the event, check this round: chess960 event verify{dfrc} --commitment {commitment} \
+             --secret SECRET --round {round} --start {}</p>\n</section>",
+            start.number()
+        );
+    }
+    Ok(document(
+        &format!("{title}: the starts of {} rounds", event.rounds),
+        &format!("size: {}; margin: 12mm;", paper.css()),
+        "",
+        &body,
+    ))
+}
+
+/// Styles of the projector page: the board fills the screen's height, the
+/// names stand beside it; printed, it is one landscape sheet.
+const PROJECTOR_STYLE: &str = r#"
+.projector { display: flex; gap: 4vw; align-items: center; width: 100vw; height: 100vh; padding: 3vh 3vw; }
+.projector .board svg { height: 92vh; width: auto; }
+.projector h1 { font-size: 6vh; }
+.projector .numbers { font-size: 2.6vh; }
+.projector .rank { font-size: 9vh; letter-spacing: 1.2vh; }
+.projector .rank.two { font-size: 6vh; }
+.projector .rank small { font-size: 2.6vh; }
+.projector .fen { font-size: 2vh; }
+@media print {
+  .projector { width: 273mm; height: 180mm; padding: 0; gap: 8mm; }
+  .projector .board svg { height: 160mm; }
+  .projector h1 { font-size: 26pt; }
+  .projector .numbers { font-size: 11pt; }
+  .projector .rank { font-size: 36pt; letter-spacing: 3mm; }
+  .projector .rank.two { font-size: 24pt; }
+  .projector .rank small { font-size: 11pt; }
+  .projector .fen { font-size: 8pt; }
+}
+"#;
+
+/// One start for a projector (or one landscape sheet): the diagram as high
+/// as the screen, the number, the back rank in big letters and both FENs.
+///
+/// # Errors
+/// [`StartError`] for a number out of range.
+pub fn start_page(start: Numbered) -> Result<String, StartError> {
+    let pos = start.position()?;
+    let (title, names) = match start {
+        Numbered::Chess960(n) => {
+            let rank = BackRank::from_scharnagl(n).ok_or(StartError::OutOfRange(n.to_string()))?;
+            (
+                format!("Chess960 start {n}"),
+                format!(
+                    "<p class=\"rank\">{rank}</p>\n<p class=\"numbers\">{}</p>",
+                    schemes(&rank)
+                ),
+            )
+        }
+        Numbered::Dfrc(n) => {
+            let d = DfrcStart::from_index(n).ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
+            (
+                format!("Double Fischer Random start {n}"),
+                format!(
+                    "<p class=\"rank two\"><small>White</small> {}<br><small>Black</small> {}</p>\n\
+                     <p class=\"numbers\">{n} = {} + 960 × {}<br>White: {}<br>Black: {}</p>",
+                    d.white,
+                    d.black,
+                    d.white.scharnagl(),
+                    d.black.scharnagl(),
+                    schemes(&d.white),
+                    schemes(&d.black)
+                ),
+            )
+        }
+    };
+    let body = format!(
+        "<section class=\"projector\"><div class=\"board\">{}</div><div>\n<h1>{title}</h1>\n{names}\n\
+         <p class=\"fen mono\">X-FEN: {}<br>Shredder-FEN: {}</p></div></section>\n",
+        diagram(pos.board(), ""),
+        start.fen(CastlingNotation::XFen)?,
+        start.fen(CastlingNotation::Shredder)?
+    );
+    Ok(document(
+        &title,
+        "size: A4 landscape; margin: 12mm;",
+        PROJECTOR_STYLE,
+        &body,
+    ))
+}
+
+/// Styles of a procedure card: the card's text as written, tables aligned.
+const CARD_STYLE: &str = r#"
+.card { width: 186mm; }
+.card h1 { font-size: 15pt; }
+.card pre { font-family: "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 10pt;
+  line-height: 1.35; white-space: pre-wrap; margin: 4mm 0 0; }
+"#;
+
+/// The `roll METHOD --explain` card as a page to print: its first line as
+/// the heading, the steps and tables in a fixed-width font.
+pub fn card_page(method: Method) -> String {
+    let text = method.explain();
+    let (head, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let body = format!(
+        "<section class=\"card\"><h1>{}</h1>\n<pre>{}</pre></section>\n",
+        escape(head.trim()),
+        escape(rest.trim_end())
+    );
+    document(
+        &format!("Chess960 procedure card: {}", method.name()),
+        "size: A4; margin: 12mm;",
+        CARD_STYLE,
+        &body,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pack_has_one_sheet_per_round_and_the_commitment_on_each() {
+        let e = Event::new(
+            "Club <rapid>",
+            crate::event::Kind::Chess960,
+            3,
+            "correct horse battery staple".into(),
+        )
+        .expect("valid");
+        let html = event_pack(&e, Paper::Letter).expect("pack");
+        assert_eq!(html.matches("<section class=\"sheet\">").count(), 3);
+        assert_eq!(html.matches(&e.commitment()).count(), 6);
+        assert!(html.contains("size: letter;"));
+        assert!(html.contains("<p class=\"event\">Club &lt;rapid&gt;</p>\n<h1>Round 3 of 3</h1>"));
+        // Nothing is fetched: no links, scripts, images or fonts by address.
+        for outside in ["<link", "<script", "src=", "url(", "@import"] {
+            assert!(!html.contains(outside), "{outside}");
+        }
+    }
+}

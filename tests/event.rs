@@ -1,0 +1,502 @@
+//! `chess960 event` as an organiser and a doubting player use it, and the
+//! derivation recomputed by an independent program (Python's hashlib, the
+//! one docs/event.md prints).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use chess960::event::{derive, Kind};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+/// The worked example of docs/event.md.
+const SECRET: &str = "example-secret-for-the-docs-2026";
+const COMMITMENT: &str = "0e63e106a2b5e032260d8ae8b799b4d3917a747c83dce93c0c95230f67b0f163";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(support::binary())
+        .args(args)
+        .output()
+        .expect("run chess960")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// Run a command that must fail with `code` and one stderr line; returns it.
+fn fails_with(args: &[&str], code: i32) -> String {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one stderr line: {err}");
+    err
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chess960-event-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn python3() -> bool {
+    let present = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    support::tool_present(
+        present,
+        "python3",
+        "CHESS960_REQUIRE_PYTHON3",
+        "apt-get install python3",
+    )
+}
+
+fn run_python(program: &str) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(program)
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "python3 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The ```python block of docs/event.md and the block after "It prints:".
+fn documented_example() -> (String, String) {
+    let text = std::fs::read_to_string(format!("{ROOT}/docs/event.md")).expect("docs/event.md");
+    let block_after = |marker: &str| {
+        let start = text
+            .find(marker)
+            .unwrap_or_else(|| panic!("{marker} in docs"));
+        let rest = &text[start..];
+        let open = rest.find("```").expect("a code block");
+        let body = &rest[open..];
+        let body = &body[body.find('\n').expect("fence line") + 1..];
+        body[..body.find("```").expect("closing fence")].to_string()
+    };
+    (block_after("```python"), block_after("It prints:"))
+}
+
+#[test]
+fn the_documented_example_recomputes_in_python_and_in_the_program() {
+    let (program, printed) = documented_example();
+    // The program's side, independent of Python: the library and the CLI.
+    let chess960: Vec<u32> = (1..=7)
+        .map(|r| derive(SECRET, r, Kind::Chess960).number())
+        .collect();
+    let dfrc: Vec<u32> = (1..=7)
+        .map(|r| derive(SECRET, r, Kind::Dfrc).number())
+        .collect();
+    let join = |v: &[u32]| {
+        v.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let ours = format!(
+        "commitment {}\nchess960 {}\ndfrc {}\n",
+        chess960::event::commitment(SECRET),
+        join(&chess960),
+        join(&dfrc)
+    );
+    assert_eq!(ours, printed, "docs/event.md's printed output");
+    assert!(printed.contains(COMMITMENT));
+    if python3() {
+        assert_eq!(
+            run_python(&program),
+            printed,
+            "the documented Python program"
+        );
+    }
+}
+
+#[test]
+fn python_hashlib_and_the_program_agree_on_many_rounds() {
+    if !python3() {
+        return;
+    }
+    // Secrets with multi-byte UTF-8 characters check the encoding rule.
+    let secrets = [
+        SECRET,
+        "Schachklub Zürich, Frühjahr 2026 ♞",
+        "0123456789abcdef",
+    ];
+    let program = format!(
+        r#"
+import hashlib, struct
+def start(secret, r, n):
+    bound = 2**32 - 2**32 % n
+    c = 0
+    while True:
+        b = hashlib.sha256(b"chess960-event-v1\x00" + struct.pack(">II", r, c) + secret.encode("utf-8")).digest()
+        for i in range(0, 32, 4):
+            w = int.from_bytes(b[i:i+4], "big")
+            if w < bound:
+                return w % n
+        c += 1
+for s in {secrets:?}:
+    print(hashlib.sha256(s.encode("utf-8")).hexdigest())
+    print(*[start(s, r, 960) for r in range(1, 301)])
+    print(*[start(s, r, 921600) for r in range(1, 301)])
+"#,
+        secrets = secrets.map(|s| s.to_string()).to_vec()
+    );
+    let python = run_python(&program);
+    let mut ours = String::new();
+    for s in secrets {
+        ours.push_str(&chess960::event::commitment(s));
+        ours.push('\n');
+        for kind in [Kind::Chess960, Kind::Dfrc] {
+            let v: Vec<String> = (1..=300)
+                .map(|r| derive(s, r, kind).number().to_string())
+                .collect();
+            ours.push_str(&v.join(" "));
+            ours.push('\n');
+        }
+    }
+    assert_eq!(python, ours);
+}
+
+#[test]
+fn starts_are_spread_evenly_over_the_960() {
+    // 96,000 rounds, 100 expected per start: the chi-square statistic of a
+    // uniform draw has mean 959 and standard deviation about 44.
+    let mut counts = [0u32; 960];
+    for r in 1..=96_000 {
+        counts[derive("uniformity check secret", r, Kind::Chess960).number() as usize] += 1;
+    }
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (f64::from(c) - 100.0).powi(2) / 100.0)
+        .sum();
+    assert!((760.0..1180.0).contains(&chi2), "chi-square {chi2}");
+}
+
+/// The organiser's whole flow: new, draw, pack, reveal, and the player's
+/// check with the command `reveal` prints.
+#[test]
+fn an_event_from_commitment_to_verification() {
+    let dir = temp_dir("flow");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    let commitment = stdout(&[
+        "event",
+        "new",
+        "--rounds",
+        "5",
+        "--name",
+        "Club rapid",
+        "-o",
+        f,
+    ]);
+    let commitment = commitment.trim();
+    assert_eq!(commitment.len(), 64, "{commitment}");
+    assert!(commitment.bytes().all(|b| b.is_ascii_hexdigit()));
+    let lines = stdout(&["event", "draw", f]);
+    assert_eq!(lines.lines().count(), 5, "{lines}");
+    let round3 = stdout(&["event", "draw", f, "--round", "3"]);
+    assert!(
+        round3.starts_with("Round 3 of 5\nChess960 start position "),
+        "{round3}"
+    );
+    let third: Vec<&str> = lines.lines().nth(2).expect("round 3").split(' ').collect();
+    assert!(round3.contains(&format!("X-FEN:        {}", third[2..].join(" "))));
+    let reveal = stdout(&["event", "reveal", f]);
+    assert!(
+        reveal.contains(&format!("commitment: {commitment}")),
+        "{reveal}"
+    );
+    let check = reveal
+        .lines()
+        .find_map(|l| l.strip_prefix("check: chess960 "))
+        .expect("a check line");
+    let words: Vec<&str> = check.split_whitespace().collect();
+    let verified = stdout(&words);
+    assert_eq!(verified.lines().count(), 6, "{verified}");
+    assert!(verified.ends_with(&format!(
+        "ok: the secret matches commitment {commitment}; 5 rounds checked\n"
+    )));
+    // The round printed on its own agrees with the list.
+    let secret = reveal
+        .lines()
+        .find_map(|l| l.strip_prefix("secret: "))
+        .expect("secret line");
+    stdout(&[
+        "event",
+        "verify",
+        "--commitment",
+        commitment,
+        "--secret",
+        secret,
+        "--round",
+        "3",
+        "--start",
+        third[1],
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_documented_secret_verifies_by_number_and_by_back_rank() {
+    let out = stdout(&[
+        "event",
+        "verify",
+        "--commitment",
+        &COMMITMENT.to_uppercase(),
+        "--secret",
+        SECRET,
+        "--starts",
+        "630,632,519,225,362,686,641",
+    ]);
+    assert!(out.contains("round 7: chess960 #641 matches"), "{out}");
+    // Round 3 is 519, whose back rank the reference table names.
+    let table = support::startpos_table();
+    let fen = &table.iter().find(|(n, _, _)| *n == 519).expect("519").1;
+    let rank1 = fen.split(['/', ' ']).nth(7).expect("rank 1");
+    stdout(&[
+        "event",
+        "verify",
+        "--commitment",
+        COMMITMENT,
+        "--secret",
+        SECRET,
+        "--round",
+        "3",
+        "--start",
+        rank1,
+    ]);
+    stdout(&[
+        "event",
+        "verify",
+        "--dfrc",
+        "--commitment",
+        COMMITMENT,
+        "--secret",
+        SECRET,
+        "--round",
+        "1",
+        "--start",
+        "479670",
+    ]);
+}
+
+#[test]
+fn bad_inputs_name_the_culprit() {
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["event", "verify"];
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let call = |v: Vec<String>, code| {
+        let refs: Vec<&str> = v.iter().map(String::as_str).collect();
+        fails_with(&refs, code)
+    };
+    // Wrong secret: the commitment does not match (runtime, 1).
+    let e = call(
+        verify(&[
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            "example-secret-for-the-docs-2025",
+            "--round",
+            "1",
+            "--start",
+            "630",
+        ]),
+        1,
+    );
+    assert!(
+        e.contains("the secret does not match the commitment"),
+        "{e}"
+    );
+    // Wrong commitment (well formed, another secret's).
+    let other = chess960::event::commitment("another secret, not this one");
+    let e = call(
+        verify(&[
+            "--commitment",
+            &other,
+            "--secret",
+            SECRET,
+            "--round",
+            "1",
+            "--start",
+            "630",
+        ]),
+        1,
+    );
+    assert!(e.contains(&format!("the commitment is {other}")), "{e}");
+    // A commitment that is not one (usage, 2).
+    let e = call(
+        verify(&[
+            "--commitment",
+            "0e63e1",
+            "--secret",
+            SECRET,
+            "--round",
+            "1",
+            "--start",
+            "630",
+        ]),
+        2,
+    );
+    assert!(e.contains("'0e63e1' is not a commitment"), "{e}");
+    // Another start than the derived one.
+    let e = call(
+        verify(&[
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            SECRET,
+            "--round",
+            "2",
+            "--start",
+            "630",
+        ]),
+        1,
+    );
+    assert!(
+        e.contains("round 2: the secret gives start 632, not 630"),
+        "{e}"
+    );
+    let e = call(
+        verify(&[
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            SECRET,
+            "--starts",
+            "630,632,520",
+        ]),
+        1,
+    );
+    assert!(
+        e.contains("round 3: the secret gives start 519, not 520"),
+        "{e}"
+    );
+    // Round 0, and a start that is not one.
+    let e = call(
+        verify(&[
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            SECRET,
+            "--round",
+            "0",
+            "--start",
+            "630",
+        ]),
+        2,
+    );
+    assert!(e.contains("round 0 out of range"), "{e}");
+    let e = call(
+        verify(&[
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            SECRET,
+            "--round",
+            "1",
+            "--start",
+            "960",
+        ]),
+        2,
+    );
+    assert!(e.contains("start number 960 out of range"), "{e}");
+
+    let dir = temp_dir("bad");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    let e = fails_with(
+        &[
+            "event",
+            "new",
+            "--rounds",
+            "3",
+            "--secret",
+            "too short",
+            "-o",
+            f,
+        ],
+        2,
+    );
+    assert!(e.contains("at least 16"), "{e}");
+    let e = fails_with(&["event", "new", "--rounds", "0", "-o", f], 2);
+    assert!(e.contains("0 rounds"), "{e}");
+    let long = "x".repeat(71);
+    let e = fails_with(
+        &["event", "new", "--rounds", "3", "--name", &long, "-o", f],
+        2,
+    );
+    assert!(
+        e.contains("the event name has 71 characters: at most 70"),
+        "{e}"
+    );
+    assert!(!file.exists());
+    stdout(&["event", "new", "--rounds", "3", "--secret", SECRET, "-o", f]);
+    // Never overwrite a committed secret by accident.
+    let e = fails_with(&["event", "new", "--rounds", "3", "-o", f], 1);
+    assert!(e.contains("exists") && e.contains("--force"), "{e}");
+    let e = fails_with(&["event", "draw", f, "--round", "4"], 2);
+    assert!(
+        e.contains("round 4 out of range: valid rounds are 1..3"),
+        "{e}"
+    );
+    let e = fails_with(&["event", "draw", f, "--round", "0"], 2);
+    assert!(e.contains("round 0 out of range"), "{e}");
+    // Damaged files: cut short, a changed secret, a missing file.
+    let good = std::fs::read_to_string(&file).expect("event file");
+    damaged(&file, &good[..good.len() / 2], "damaged event file");
+    damaged(
+        &file,
+        &good.replace("docs-2026", "docs-2027"),
+        "does not match the commitment",
+    );
+    damaged(
+        &file,
+        &good.replace("\"rounds\": 3", "\"rounds\": 0"),
+        "0 rounds",
+    );
+    damaged(
+        &file,
+        &good.replace("chess960\",\n", "chess961\",\n"),
+        "unknown variant",
+    );
+    let missing = dir.join("missing.json");
+    let e = fails_with(&["event", "pack", missing.to_str().expect("path")], 1);
+    assert!(
+        e.contains("cannot read event file") && e.contains("missing.json"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Write `text` to `file`; every reading command refuses it, naming the
+/// file and `what`.
+fn damaged(file: &Path, text: &str, what: &str) {
+    std::fs::write(file, text).expect("write");
+    let f = file.to_str().expect("path");
+    for args in [
+        vec!["event", "draw", f],
+        vec!["event", "pack", f],
+        vec!["event", "reveal", f],
+    ] {
+        let e = fails_with(&args, 1);
+        assert!(
+            e.contains("event.json: damaged event file") && e.contains(what),
+            "{e}"
+        );
+    }
+}
