@@ -306,11 +306,11 @@ impl Front {
         let now = Instant::now();
         if self.ready_deadline.is_some_and(|d| d <= now) {
             for _ in 0..self.ready_pending {
-                self.to_gui(&output::readyok());
+                self.send_gui(&output::readyok());
             }
             self.ready_pending = 0;
             self.ready_deadline = None;
-            self.to_gui("info string the engine did not answer isready in time; it is restarted");
+            self.send_gui("info string the engine did not answer isready in time; it is restarted");
             self.restart();
         }
         if self
@@ -323,14 +323,14 @@ impl Front {
         }
     }
 
-    fn to_gui(&self, line: &str) {
+    fn send_gui(&self, line: &str) {
         self.log.line(">gui", line);
         let stdout = io::stdout();
         let mut out = stdout.lock();
         let _ = writeln!(out, "{line}").and_then(|()| out.flush());
     }
 
-    fn to_engine(&mut self, line: &str) {
+    fn send_engine(&mut self, line: &str) {
         if let Some(b) = self.backend.as_mut() {
             b.send(line, &self.log);
         }
@@ -347,11 +347,11 @@ impl Front {
             Err(e) => {
                 if command::command_word(line) == Some("position") {
                     let refusal = self.positions.refuse(&e.0);
-                    self.to_gui(&refusal);
+                    self.send_gui(&refusal);
                     self.game = None;
                 } else {
                     // The engine may know commands this crate does not.
-                    self.to_engine(line);
+                    self.send_engine(line);
                 }
                 return true;
             }
@@ -361,25 +361,25 @@ impl Front {
             Command::SetOption { name, value } => self.set_option(line, &name, value.as_deref()),
             Command::IsReady => {
                 if self.backend.is_some() {
-                    self.to_engine("isready");
+                    self.send_engine("isready");
                     self.ready_pending += 1;
                     self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
                 } else {
-                    self.to_gui(&output::readyok());
+                    self.send_gui(&output::readyok());
                 }
             }
             Command::UciNewGame => {
                 self.positions.new_game();
-                self.to_engine("ucinewgame");
+                self.send_engine("ucinewgame");
             }
             Command::Position(p) => self.set_position(&p),
             Command::Go(g) => self.go(&g, line),
             Command::Stop => {
-                self.to_engine("stop");
+                self.send_engine("stop");
                 self.hurry();
             }
             Command::PonderHit => {
-                self.to_engine("ponderhit");
+                self.send_engine("ponderhit");
                 let margin = self.margin();
                 if let Some(s) = self.searches.back_mut() {
                     s.go.ponder = false;
@@ -395,7 +395,7 @@ impl Front {
             | Command::Register
             | Command::Display
             | Command::Eval
-            | Command::Help => self.to_engine(line),
+            | Command::Help => self.send_engine(line),
         }
         true
     }
@@ -428,7 +428,7 @@ impl Front {
         block.extend(options);
         block.push(output::uciok());
         for l in &block {
-            self.to_gui(l);
+            self.send_gui(l);
         }
     }
 
@@ -440,14 +440,14 @@ impl Front {
             let key = name.trim().to_ascii_lowercase();
             self.set_options.retain(|(k, _)| *k != key);
             self.set_options.push((key, line.trim().to_owned()));
-            self.to_engine(line.trim());
+            self.send_engine(line.trim());
             return;
         };
         let on = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
             Some("true") => true,
             Some("false") => false,
             _ => {
-                self.to_gui(&format!(
+                self.send_gui(&format!(
                     "info string error: option {}: '{}' is not true or false",
                     OWN_OPTIONS[which],
                     value.unwrap_or("")
@@ -465,7 +465,7 @@ impl Front {
     fn set_position(&mut self, p: &PositionCommand) {
         let applied = self.positions.apply(p, &mut self.rng);
         for l in &applied.lines {
-            self.to_gui(l);
+            self.send_gui(l);
         }
         self.game = applied.game;
         if let Some(game) = self.game.clone() {
@@ -499,7 +499,7 @@ impl Front {
         if let Some(b) = self.backend.as_mut() {
             b.set_chess960(mode, &self.log);
         }
-        self.to_engine(&line);
+        self.send_engine(&line);
     }
 
     /// The engine's castling notation in the current game.
@@ -519,11 +519,11 @@ impl Front {
                 .unreadable()
                 .unwrap_or("no position")
                 .to_owned();
-            self.to_gui(&format!(
+            self.send_gui(&format!(
                 "info string error: no position to search: {reason}"
             ));
             if g.perft.is_none() {
-                self.to_gui(&output::bestmove(None, None));
+                self.send_gui(&output::bestmove(None, None));
             }
             return;
         };
@@ -537,7 +537,7 @@ impl Front {
                 match parse_uci_move(root, w) {
                     Ok(m) => words.push(uci_move(m, engine_style)),
                     Err(e) => {
-                        self.to_gui(&format!("info string error: go: ignored searchmoves {e}"))
+                        self.send_gui(&format!("info string error: go: ignored searchmoves {e}"))
                     }
                 }
                 continue;
@@ -546,12 +546,12 @@ impl Front {
             words.push(w.to_owned());
         }
         if g.perft.is_some() {
-            self.to_engine(&words.join(" "));
+            self.send_engine(&words.join(" "));
             return;
         }
         if !self.searches.is_empty() {
             // Every go gets its own bestmove: the running one is stopped.
-            self.to_engine("stop");
+            self.send_engine("stop");
             self.hurry();
         }
         let started = Instant::now();
@@ -567,7 +567,7 @@ impl Front {
         };
         self.searches.push_back(search);
         if self.backend.is_some() {
-            self.to_engine(&words.join(" "));
+            self.send_engine(&words.join(" "));
         } else if !(g.infinite || g.ponder) {
             self.replace_all("no engine is running");
         }
@@ -582,19 +582,19 @@ impl Front {
                 Some(s) => translate_info(line, s.game.position(), s.style),
                 None => line.to_owned(),
             };
-            self.to_gui(&translated);
+            self.send_gui(&translated);
         } else if line == "readyok" {
             if self.ready_pending > 0 {
                 self.ready_pending -= 1;
                 if self.ready_pending == 0 {
                     self.ready_deadline = None;
                 }
-                self.to_gui(line);
+                self.send_gui(line);
             }
         } else if line.starts_with("id ") || line.starts_with("option ") || line == "uciok" {
             // The handshake was read at start.
         } else {
-            self.to_gui(line);
+            self.send_gui(line);
         }
     }
 
@@ -615,10 +615,10 @@ impl Front {
                 };
                 let best = uci_move(best, search.style);
                 let ponder = ponder.map(|p| uci_move(p, search.style));
-                self.to_gui(&output::bestmove(Some(&best), ponder.as_deref()));
+                self.send_gui(&output::bestmove(Some(&best), ponder.as_deref()));
             }
             Err(_) if pos.legal_moves().is_empty() => {
-                self.to_gui(&output::bestmove(None, None));
+                self.send_gui(&output::bestmove(None, None));
             }
             Err(e) => {
                 self.replace(
@@ -654,11 +654,11 @@ impl Front {
         let ms = (given.saturating_sub(spent) * FALLBACK_PER_MILLE / 1000)
             .clamp(FALLBACK_MIN_MS, FALLBACK_MAX_MS);
         let best = self.own.quick_move(&search.game, ms);
-        self.to_gui(&format!(
+        self.send_gui(&format!(
             "info string {why}; chess960 answers with its own move"
         ));
         let best = best.map(|m| uci_move(m, search.style));
-        self.to_gui(&output::bestmove(best.as_deref(), None));
+        self.send_gui(&output::bestmove(best.as_deref(), None));
     }
 
     /// Replace the engine by a fresh process with the options the GUI set.
@@ -681,10 +681,10 @@ impl Front {
                     b.send(line, &self.log);
                 }
                 self.backend = Some(b);
-                self.to_gui("info string the engine was restarted");
+                self.send_gui("info string the engine was restarted");
             }
             Err(e) => {
-                self.to_gui(&format!(
+                self.send_gui(&format!(
                     "info string error: {e}; chess960 answers every go itself"
                 ));
             }
