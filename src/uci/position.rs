@@ -158,10 +158,7 @@ impl Positions {
                 Game::new(startpos::position(*n).map_err(|e| e.to_string())?, Some(*n))
             }
             StartSpec::Start960Random => {
-                let fresh = self.drawn_960.is_none();
-                let n = *self
-                    .drawn_960
-                    .get_or_insert_with(|| rng.gen_range(0..startpos::COUNT));
+                let (n, fresh) = draw_once(&mut self.drawn_960, startpos::COUNT, rng);
                 let pos = startpos::position(n).map_err(|e| e.to_string())?;
                 if fresh {
                     lines.push(format!(
@@ -176,10 +173,7 @@ impl Positions {
                 None,
             ),
             StartSpec::DfrcRandom => {
-                let fresh = self.drawn_dfrc.is_none();
-                let n = *self
-                    .drawn_dfrc
-                    .get_or_insert_with(|| rng.gen_range(0..startpos::DFRC_COUNT));
+                let (n, fresh) = draw_once(&mut self.drawn_dfrc, startpos::DFRC_COUNT, rng);
                 let pos = startpos::dfrc_position(n).map_err(|e| e.to_string())?;
                 if fresh {
                     lines.push(format!("info string dfrc {n} fen {}", shredder_fen(&pos)));
@@ -188,6 +182,13 @@ impl Positions {
             }
         })
     }
+}
+
+/// The number `slot` holds, drawn below `count` first if it holds none;
+/// whether it was drawn now.
+fn draw_once(slot: &mut Option<u32>, count: u32, rng: &mut impl Rng) -> (u32, bool) {
+    let fresh = slot.is_none();
+    (*slot.get_or_insert_with(|| rng.gen_range(0..count)), fresh)
 }
 
 /// Play `moves` on `game` up to the first that cannot be read or is

@@ -3,12 +3,12 @@
 //! generation of the process, so that a line of a process already replaced
 //! is recognised and dropped.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use super::{Event, Log};
+use super::{pump, Event, Log};
 
 /// How long the `uci` handshake of the engine may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -93,21 +93,12 @@ impl Backend {
         };
         let events = tx.clone();
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_owned();
-                        if events.send(Event::Engine(generation, line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-            let _ = events.send(Event::EngineGone(generation));
+            pump(
+                BufReader::new(stdout),
+                &events,
+                move |line| Event::Engine(generation, line),
+                Event::EngineGone(generation),
+            );
         });
         let mut backend = Backend {
             child,

@@ -206,24 +206,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
     let log = Log::open(cfg.log.as_ref())?;
     let (tx, rx) = mpsc::channel();
     let gui = tx.clone();
-    std::thread::spawn(move || {
-        let stdin = io::stdin();
-        let mut input = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).trim().to_owned();
-                    if gui.send(Event::Gui(line)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-        let _ = gui.send(Event::GuiGone);
-    });
+    std::thread::spawn(move || pump(io::stdin().lock(), &gui, Event::Gui, Event::GuiGone));
     let mut held = Vec::new();
     let backend = Backend::start(&cfg.command, 0, &tx, &rx, &mut held, &log)?;
     let mut front = Front {
@@ -697,6 +680,30 @@ impl Front {
             b.quit(QUIT_GRACE, &self.log);
         }
     }
+}
+
+/// Turn the lines of `input` into events on `tx` (invalid UTF-8 replaced,
+/// never fatal), then `gone` at its end; stops early when nobody listens.
+pub fn pump(
+    mut input: impl BufRead,
+    tx: &Sender<Event>,
+    line: impl Fn(String) -> Event,
+    gone: Event,
+) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buf).trim().to_owned();
+                if tx.send(line(text)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = tx.send(gone);
 }
 
 /// The clock of the side to move in `pos`, in ms.
