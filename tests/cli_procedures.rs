@@ -1,25 +1,9 @@
 //! `chess960 roll` and `chess960 analyze` as a club organiser uses them.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
+use support::{run, stdout};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chess960"))
-        .args(args)
-        .output()
-        .expect("run chess960")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+mod support;
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&stdout(args)).expect("one JSON object")

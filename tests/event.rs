@@ -5,31 +5,15 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use chess960::event::{derive, Kind};
+use support::{run, stdout};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The worked example of docs/event.md.
 const SECRET: &str = "example-secret-for-the-docs-2026";
 const COMMITMENT: &str = "0e63e106a2b5e032260d8ae8b799b4d3917a747c83dce93c0c95230f67b0f163";
-
-fn run(args: &[&str]) -> Output {
-    Command::new(support::binary())
-        .args(args)
-        .output()
-        .expect("run chess960")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
 
 /// Run a command that must fail with `code` and one stderr line; returns it.
 fn fails_with(args: &[&str], code: i32) -> String {

@@ -9,24 +9,11 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(support::binary())
-        .args(args)
-        .output()
-        .expect("run chess960")
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let o = run(args);
-    assert!(o.status.success(), "{args:?}: {o:?}");
-    String::from_utf8(o.stdout).expect("utf-8")
-}
+use std::process::Command;
 
 /// The subcommands `chess960 --help` lists (without clap's `help`).
 fn subcommands() -> Vec<String> {
-    let help = stdout_of(&["--help"]);
+    let help = support::stdout(&["--help"]);
     let list = help
         .split("Commands:\n")
         .nth(1)
@@ -45,7 +32,7 @@ fn subcommands() -> Vec<String> {
 
 /// The long options `chess960 SUB --help` shows.
 fn long_options(sub: &str) -> BTreeSet<String> {
-    stdout_of(&[sub, "--help"])
+    support::stdout(&[sub, "--help"])
         .lines()
         .map(str::trim_start)
         .filter(|l| l.starts_with('-'))
@@ -68,7 +55,7 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn man_pages_cover_every_subcommand_and_option() {
     let subs = subcommands();
-    let main = stdout_of(&["manpage"]);
+    let main = support::stdout(&["manpage"]);
     assert!(main.contains(".TH chess960 6 "), "{main}");
     assert!(main.contains(".SH \"EXIT STATUS\""), "{main}");
     let main_text = plain(&main);
@@ -79,7 +66,7 @@ fn man_pages_cover_every_subcommand_and_option() {
         );
     }
     let dir = scratch("man");
-    let listed = stdout_of(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
+    let listed = support::stdout(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
     let mut want: BTreeSet<String> = subs.iter().map(|s| format!("chess960-{s}.6")).collect();
     want.insert("chess960.6".to_owned());
     let written: BTreeSet<String> = std::fs::read_dir(&dir)
@@ -124,7 +111,7 @@ fn man_pages_cover_every_subcommand_and_option() {
 fn manpage_into_an_unusable_directory_fails_with_one_line() {
     let dir = scratch("man-file");
     std::fs::write(&dir, "a file, not a directory").expect("write");
-    let o = run(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
+    let o = support::run(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -136,12 +123,12 @@ fn manpage_into_an_unusable_directory_fails_with_one_line() {
 fn completions_name_the_subcommands_in_every_shell() {
     let subs = subcommands();
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
-        let script = stdout_of(&["completions", shell]);
+        let script = support::stdout(&["completions", shell]);
         for sub in &subs {
             assert!(script.contains(sub.as_str()), "{shell} lacks {sub}");
         }
     }
-    let o = run(&["completions", "tcsh"]);
+    let o = support::run(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("'tcsh'"));
 }
@@ -162,7 +149,7 @@ fn bash_completes_subcommands_and_options() {
     let dir = scratch("bash");
     std::fs::create_dir_all(&dir).expect("mkdir");
     let script = dir.join("chess960.bash");
-    std::fs::write(&script, stdout_of(&["completions", "bash"])).expect("write");
+    std::fs::write(&script, support::stdout(&["completions", "bash"])).expect("write");
     let probe = r#"source "$1" || exit 3
 complete -p chess960 || exit 4
 ask() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}

@@ -56,6 +56,25 @@ pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_chess960")
 }
 
+/// Run the binary with `args` (a CLI command) to its end.
+pub fn run(args: &[&str]) -> std::process::Output {
+    Command::new(binary())
+        .args(args)
+        .output()
+        .expect("run chess960")
+}
+
+/// The standard output of a CLI command that must succeed.
+pub fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
 impl Engine {
     /// Start the binary in UCI mode with a watchdog of `deadline`.
     pub fn start_with_deadline(deadline: Duration) -> Engine {
