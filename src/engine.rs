@@ -360,11 +360,15 @@ impl Engine {
 
     /// Search `game` for `movetime_ms` and wait for the move: the answer a
     /// front-end gives when the engine behind it fails (`chess960 wrap`).
-    /// `None` only when there is no legal move.
-    pub fn quick_move(&mut self, game: &Game, movetime_ms: u64) -> Option<Move> {
-        struct Silent;
-        impl Reporter for Silent {
-            fn report(&mut self, _: &Report) {}
+    /// Returns the move (`None` only when there is no legal move) and the
+    /// last iteration's report, so that the GUI gets an `info` line with
+    /// the move as from any search.
+    pub fn quick_move(&mut self, game: &Game, movetime_ms: u64) -> (Option<Move>, Option<Report>) {
+        struct Last(std::sync::mpsc::Sender<Report>);
+        impl Reporter for Last {
+            fn report(&mut self, r: &Report) {
+                let _ = self.0.send(r.clone());
+            }
         }
         let request = GoRequest {
             clock: Clock {
@@ -376,16 +380,17 @@ impl Engine {
             ..GoRequest::default()
         };
         let (tx, rx) = std::sync::mpsc::channel();
+        let (reports, reported) = std::sync::mpsc::channel();
         self.go(
             game,
             request,
-            Box::new(Silent),
+            Box::new(Last(reports)),
             Box::new(move |o: Outcome| {
                 let _ = tx.send(o.best);
             }),
         );
         self.wait();
-        rx.recv().ok().flatten()
+        (rx.recv().ok().flatten(), reported.try_iter().last())
     }
 
     /// Count the leaves below each move of `pos` to `depth` in the

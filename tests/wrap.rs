@@ -202,3 +202,63 @@ fn an_engine_that_cannot_start_is_named() {
         "{err}"
     );
 }
+
+/// A restarted engine that is slow to start does not hold up the GUI: the
+/// `go` sent meanwhile is answered within its time (by the front-end's own
+/// move when the engine is not up by then), and what the GUI sent is given
+/// to the engine once it is.
+#[test]
+fn a_slow_restart_does_not_hold_up_the_gui() {
+    if !python_chess() {
+        return;
+    }
+    let marker = std::env::temp_dir().join(format!("chess960-slow-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let marker_arg = marker.to_string_lossy().into_owned();
+    let mut e = Engine::start_with(
+        &["wrap", "--", "python3", FAULTY, "slow", &marker_arg],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    let mut moves: Vec<String> = Vec::new();
+    let mut play = |e: &mut Engine, go: &str| {
+        let line = if moves.is_empty() {
+            "position startpos".to_owned()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&line);
+        e.send(go);
+        let started = std::time::Instant::now();
+        let (before, best, _) = e.bestmove(REPLY);
+        moves.push(best);
+        (before, started.elapsed())
+    };
+    play(&mut e, "go movetime 50");
+    play(&mut e, "go movetime 50");
+    // The third go: the engine exits, is replaced, and restarts slowly.
+    let (before, _) = play(&mut e, "go movetime 50");
+    assert!(
+        before.iter().any(|l| l.contains("the engine exited")),
+        "{before:?}"
+    );
+    let (before, took) = play(&mut e, "go wtime 1000 btime 1000");
+    assert!(took < Duration::from_millis(2000), "{took:?} {before:?}");
+    assert!(
+        before.iter().any(|l| l.contains("did not answer in time")),
+        "{before:?}"
+    );
+    // Once the engine is up, it gets what was kept and answers itself.
+    e.send("isready");
+    e.expect("readyok", Duration::from_secs(10));
+    let (before, _) = play(&mut e, "go movetime 50");
+    assert!(
+        !before
+            .iter()
+            .any(|l| l.contains("answers with its own move")),
+        "{before:?}"
+    );
+    let _ = std::fs::remove_file(&marker);
+}

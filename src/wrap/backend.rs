@@ -55,6 +55,12 @@ pub struct Backend {
     pub declares_chess960: bool,
     /// The `UCI_Chess960` value last sent to it (`None`: never).
     pub chess960_sent: Option<bool>,
+    /// The command as given, for messages.
+    shown: String,
+    /// Lines for the engine kept until its `uciok` (`None` after it).
+    waiting: Option<Vec<String>>,
+    /// When the handshake fails for want of `uciok`.
+    handshake_deadline: Instant,
 }
 
 impl Backend {
@@ -70,6 +76,44 @@ impl Backend {
         tx: &Sender<Event>,
         rx: &Receiver<Event>,
         held: &mut Vec<Event>,
+        log: &Log,
+    ) -> Result<Backend, StartError> {
+        let mut backend = Backend::spawn(command, generation, tx, log)?;
+        loop {
+            let left = backend.handshake_left();
+            match rx.recv_timeout(left) {
+                Ok(Event::Engine(g, line)) if g == generation => {
+                    log.line("engine>", &line);
+                    if backend.handshake_line(&line, log) {
+                        return Ok(backend);
+                    }
+                }
+                Ok(Event::EngineGone(g)) if g == generation => {
+                    return Err(backend.failed("it exited"));
+                }
+                // A line of an engine already replaced: dropped.
+                Ok(Event::Engine(..) | Event::EngineGone(_)) => {}
+                Ok(other) => held.push(other),
+                Err(RecvTimeoutError::Timeout) => return Err(backend.failed("it stayed silent")),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(backend.failed("the channel closed"));
+                }
+            }
+        }
+    }
+
+    /// Start `command` and send it `uci`, without waiting for the answer:
+    /// the handshake lines arrive as events, for [`Backend::handshake_line`].
+    /// Until `uciok`, lines sent to the engine are kept and sent after it, so
+    /// a restarted engine never holds up the GUI: the front-end goes on
+    /// reading the GUI, and the time limits of its `go`s run meanwhile.
+    ///
+    /// # Errors
+    /// [`StartError::Spawn`] when the program cannot be run.
+    pub fn spawn(
+        command: &[String],
+        generation: u64,
+        tx: &Sender<Event>,
         log: &Log,
     ) -> Result<Backend, StartError> {
         let shown = command.join(" ");
@@ -103,46 +147,59 @@ impl Backend {
         let mut backend = Backend {
             child,
             stdin,
+            shown,
             generation,
             name: None,
             author: None,
             options: Vec::new(),
             declares_chess960: false,
             chess960_sent: None,
+            waiting: Some(Vec::new()),
+            handshake_deadline: Instant::now() + HANDSHAKE_TIMEOUT,
         };
-        backend.send("uci", log);
-        let end = Instant::now() + HANDSHAKE_TIMEOUT;
-        let failed = |what: &str| StartError::Handshake {
-            command: shown.clone(),
+        backend.write("uci", log);
+        Ok(backend)
+    }
+
+    /// Whether the engine has not sent `uciok` yet.
+    pub fn in_handshake(&self) -> bool {
+        self.waiting.is_some()
+    }
+
+    /// When the handshake fails for want of `uciok` (while in it).
+    pub fn handshake_deadline(&self) -> Option<Instant> {
+        self.in_handshake().then_some(self.handshake_deadline)
+    }
+
+    fn handshake_left(&self) -> Duration {
+        self.handshake_deadline
+            .saturating_duration_since(Instant::now())
+    }
+
+    /// Read one line of the handshake; at `uciok`, send the lines kept
+    /// meanwhile and return `true`.
+    pub fn handshake_line(&mut self, line: &str, log: &Log) -> bool {
+        if line != "uciok" {
+            self.declare(line);
+            return false;
+        }
+        for kept in self.waiting.take().unwrap_or_default() {
+            // UCI_Chess960 was kept before it was known to be declared.
+            let chess960 = kept.starts_with("setoption name UCI_Chess960 value ");
+            if !chess960 || self.declares_chess960 {
+                self.write(&kept, log);
+            }
+        }
+        true
+    }
+
+    /// Kill the engine and say why its handshake failed.
+    pub fn failed(mut self, what: &str) -> StartError {
+        self.kill();
+        StartError::Handshake {
+            command: self.shown.clone(),
             seconds: HANDSHAKE_TIMEOUT.as_secs(),
             what: what.to_owned(),
-        };
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(Event::Engine(g, line)) if g == generation => {
-                    log.line("engine>", &line);
-                    if line == "uciok" {
-                        return Ok(backend);
-                    }
-                    backend.declare(&line);
-                }
-                Ok(Event::EngineGone(g)) if g == generation => {
-                    backend.kill();
-                    return Err(failed("it exited"));
-                }
-                // A line of an engine already replaced: dropped.
-                Ok(Event::Engine(..) | Event::EngineGone(_)) => {}
-                Ok(other) => held.push(other),
-                Err(RecvTimeoutError::Timeout) => {
-                    backend.kill();
-                    return Err(failed("it stayed silent"));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    backend.kill();
-                    return Err(failed("the channel closed"));
-                }
-            }
         }
     }
 
@@ -163,16 +220,24 @@ impl Backend {
         }
     }
 
-    /// Send one line (a dead engine is noticed by its reader thread).
+    /// Send one line, or keep it until `uciok` during the handshake (a dead
+    /// engine is noticed by its reader thread).
     pub fn send(&mut self, line: &str, log: &Log) {
+        match self.waiting.as_mut() {
+            Some(kept) => kept.push(line.to_owned()),
+            None => self.write(line, log),
+        }
+    }
+
+    fn write(&mut self, line: &str, log: &Log) {
         log.line(">engine", line);
         let _ = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
     }
 
-    /// Set `UCI_Chess960` where the engine declares it and the value
-    /// differs from the one last sent.
+    /// Set `UCI_Chess960` where the engine declares it (or may, while its
+    /// handshake runs) and the value differs from the one last sent.
     pub fn set_chess960(&mut self, on: bool, log: &Log) {
-        if self.declares_chess960 && self.chess960_sent != Some(on) {
+        if (self.declares_chess960 || self.in_handshake()) && self.chess960_sent != Some(on) {
             self.send(&format!("setoption name UCI_Chess960 value {on}"), log);
             self.chess960_sent = Some(on);
         }
@@ -180,7 +245,7 @@ impl Backend {
 
     /// Ask the engine to quit, give it `grace` to do so, then kill it.
     pub fn quit(mut self, grace: Duration, log: &Log) {
-        self.send("quit", log);
+        self.write("quit", log);
         let end = Instant::now() + grace;
         while Instant::now() < end {
             if matches!(self.child.try_wait(), Ok(Some(_))) {

@@ -47,6 +47,13 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 /// search and the GUI's latency, so the game is not lost on time.
 pub const CLOCK_SHARE_PERCENT: u64 = 90;
 
+/// Milliseconds of its clock an engine's move must leave: the replacement
+/// search (5 ms at the least) and the GUI's own latency need them. With
+/// 130 ms left, a limit of 90% alone (117 ms) lost games on time in
+/// XBoard; the whole `--margin` (100 ms) left an engine nothing at 100 ms,
+/// failing fastchess's compliance step `go btime 100`.
+pub const CLOCK_RESERVE_MS: u64 = 50;
+
 /// The replacement search takes this share of the time the `go` gave
 /// (per mille of `movetime` or of the remaining clock), within
 /// [`FALLBACK_MIN_MS`] and [`FALLBACK_MAX_MS`].
@@ -267,9 +274,23 @@ impl Front {
                     self.quit();
                     return;
                 }
-                Event::Engine(g, line) if g == self.generation => self.on_engine(&line),
+                Event::Engine(g, line) if g == self.generation => {
+                    match self.backend.as_mut().filter(|b| b.in_handshake()) {
+                        Some(b) => {
+                            self.log.line("engine>", &line);
+                            if b.handshake_line(&line, &self.log) {
+                                self.send_gui("info string the engine was restarted");
+                            }
+                        }
+                        None => self.on_engine(&line),
+                    }
+                }
                 Event::EngineGone(g) if g == self.generation => {
-                    self.replace_all("the engine exited");
+                    if self.backend.as_ref().is_some_and(Backend::in_handshake) {
+                        self.start_failed("it exited");
+                    } else {
+                        self.replace_all("the engine exited");
+                    }
                 }
                 // Lines of an engine already replaced.
                 Event::Engine(..) | Event::EngineGone(_) => {}
@@ -279,14 +300,23 @@ impl Front {
 
     fn next_deadline(&self) -> Option<Instant> {
         let search = self.searches.front().and_then(|s| s.deadline);
-        match (search, self.ready_deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let handshake = self.backend.as_ref().and_then(Backend::handshake_deadline);
+        [search, self.ready_deadline, handshake]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn on_timeout(&mut self) {
         let now = Instant::now();
+        if self
+            .backend
+            .as_ref()
+            .and_then(Backend::handshake_deadline)
+            .is_some_and(|d| d <= now)
+        {
+            self.start_failed("it stayed silent");
+        }
         if self.ready_deadline.is_some_and(|d| d <= now) {
             for _ in 0..self.ready_pending {
                 self.send_gui(&output::readyok());
@@ -636,43 +666,64 @@ impl Front {
         let spent = search.started.elapsed().as_millis() as u64;
         let ms = (given.saturating_sub(spent) * FALLBACK_PER_MILLE / 1000)
             .clamp(FALLBACK_MIN_MS, FALLBACK_MAX_MS);
-        let best = self.own.quick_move(&search.game, ms);
+        let (best, report) = self.own.quick_move(&search.game, ms);
         self.send_gui(&format!(
             "info string {why}; chess960 answers with its own move"
         ));
+        if let Some(r) = report.filter(|r| !r.pv.is_empty()) {
+            self.send_gui(&crate::uci::info_line(&r, search.style));
+        }
         let best = best.map(|m| uci_move(m, search.style));
         self.send_gui(&output::bestmove(best.as_deref(), None));
     }
 
     /// Replace the engine by a fresh process with the options the GUI set.
+    /// Its handshake runs while the front-end goes on reading the GUI: what
+    /// the GUI sends meanwhile is kept for the engine until its `uciok`,
+    /// and the time limits of the `go`s run from their arrival, so a slow
+    /// start is paid by the engine's time, not by the GUI's clock.
     fn restart(&mut self) {
         if let Some(mut old) = self.backend.take() {
             old.kill();
         }
         self.generation += 1;
-        let mut held = Vec::new();
-        match Backend::start(
-            &self.cfg.command,
-            self.generation,
-            &self.tx,
-            &self.rx,
-            &mut held,
-            &self.log,
-        ) {
+        match Backend::spawn(&self.cfg.command, self.generation, &self.tx, &self.log) {
             Ok(mut b) => {
                 for (_, line) in &self.set_options {
                     b.send(line, &self.log);
                 }
                 self.backend = Some(b);
-                self.send_gui("info string the engine was restarted");
             }
-            Err(e) => {
-                self.send_gui(&format!(
-                    "info string error: {e}; chess960 answers every go itself"
-                ));
-            }
+            Err(e) => self.no_engine(&e),
         }
-        self.held.extend(held);
+    }
+
+    /// The restarted engine did not complete its handshake (`what`): the
+    /// front-end answers from now on, the `go`s waiting for the engine
+    /// first.
+    fn start_failed(&mut self, what: &str) {
+        if let Some(b) = self.backend.take() {
+            let e = b.failed(what);
+            self.no_engine(&e);
+        }
+    }
+
+    fn no_engine(&mut self, e: &StartError) {
+        self.send_gui(&format!(
+            "info string error: {e}; chess960 answers every go itself"
+        ));
+        while let Some(search) = self.searches.pop_front() {
+            if search.go.infinite || search.go.ponder {
+                // Answered at its stop, like any search with no engine.
+                self.searches.push_front(search);
+                break;
+            }
+            self.replace(&search, "no engine is running");
+        }
+        for _ in 0..std::mem::take(&mut self.ready_pending) {
+            self.send_gui(&output::readyok());
+        }
+        self.ready_deadline = None;
     }
 
     fn quit(&mut self) {
@@ -716,8 +767,9 @@ fn own_clock(go: &GoCommand, pos: &Chess) -> Option<i64> {
 }
 
 /// When the engine's answer to `go` is overdue: `movetime` plus the
-/// margin, or [`CLOCK_SHARE_PERCENT`] of its clock; never for `infinite`,
-/// `ponder`, or a `go` without time (depth, nodes, mate).
+/// margin, or [`CLOCK_SHARE_PERCENT`] of its clock but never later than
+/// [`CLOCK_RESERVE_MS`] before it runs out; never for `infinite`, `ponder`,
+/// or a `go` without time (depth, nodes, mate).
 fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> Option<Instant> {
     if go.infinite || go.ponder {
         return None;
@@ -725,8 +777,11 @@ fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> 
     if let Some(ms) = go.movetime {
         return Some(started + Duration::from_millis(ms.max(0) as u64) + margin);
     }
-    own_clock(go, pos)
-        .map(|ms| started + Duration::from_millis(ms.max(0) as u64 * CLOCK_SHARE_PERCENT / 100))
+    own_clock(go, pos).map(|ms| {
+        let ms = ms.max(0) as u64;
+        let limit = (ms * CLOCK_SHARE_PERCENT / 100).min(ms.saturating_sub(CLOCK_RESERVE_MS));
+        started + Duration::from_millis(limit)
+    })
 }
 
 /// An engine `info` line with its moves (`pv`, `refutation`, `currline`,
@@ -843,6 +898,15 @@ mod tests {
             }),
             Some(t0 + Duration::from_millis(900))
         );
+        // A short clock keeps a reserve for the replacement and the GUI.
+        assert_eq!(
+            go(&|g| {
+                g.wtime = Some(130);
+                g.btime = Some(5000);
+            }),
+            Some(t0 + Duration::from_millis(80))
+        );
+        assert_eq!(go(&|g| g.wtime = Some(40)), Some(t0));
         assert_eq!(go(&|g| g.depth = Some(5)), None);
         assert_eq!(
             go(&|g| {

@@ -14,11 +14,14 @@ Modes:
   exit     exits without a word at its 3rd go
   illegal  answers its 3rd go with a move that is not legal
   hang     never answers its 3rd go, not even after stop
+  slow     exits at its 3rd go like `exit`; every later process (a restart) takes
+           3 s to start: `slow MARKER`, the file MARKER is made by the first one
   ok       none of the above (king-takes-rook, reads everything)
 """
 
 import random
 import sys
+import time
 
 import chess
 
@@ -67,6 +70,12 @@ def read_fen(words, mode):
 
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
+    if mode == "slow":
+        marker = sys.argv[2]
+        try:
+            open(marker, "x").close()
+        except FileExistsError:
+            time.sleep(3)
     rng = random.Random(7)
     board = chess.Board(chess960=True)
     gos = 0
@@ -97,7 +106,7 @@ def main():
                 board.push(read_move(board, m))
         elif cmd == "go":
             gos += 1
-            if gos == 3 and mode == "exit":
+            if gos == 3 and mode in ("exit", "slow"):
                 sys.exit(0)
             if gos == 3 and mode == "hang":
                 continue
