@@ -39,6 +39,16 @@ pub enum StartError {
     },
 }
 
+/// A line kept for the engine until its `uciok`.
+struct Kept {
+    line: String,
+    /// When it was kept.
+    at: Instant,
+    /// For a `go`: the field whose time ran while it waited (`wtime`,
+    /// `btime` or `movetime`).
+    clock: Option<&'static str>,
+}
+
 /// A running engine and what its handshake declared.
 pub struct Backend {
     child: Child,
@@ -58,7 +68,7 @@ pub struct Backend {
     /// The command as given, for messages.
     shown: String,
     /// Lines for the engine kept until its `uciok` (`None` after it).
-    waiting: Option<Vec<String>>,
+    waiting: Option<Vec<Kept>>,
     /// When the handshake fails for want of `uciok`.
     handshake_deadline: Instant,
 }
@@ -185,10 +195,18 @@ impl Backend {
         }
         for kept in self.waiting.take().unwrap_or_default() {
             // UCI_Chess960 was kept before it was known to be declared.
-            let chess960 = kept.starts_with("setoption name UCI_Chess960 value ");
-            if !chess960 || self.declares_chess960 {
-                self.write(&kept, log);
+            let chess960 = kept.line.starts_with("setoption name UCI_Chess960 value ");
+            if chess960 && !self.declares_chess960 {
+                continue;
             }
+            let line = match kept.clock {
+                Some(field) => {
+                    let waited = u64::try_from(kept.at.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    spend(&kept.line, field, waited)
+                }
+                None => kept.line,
+            };
+            self.write(&line, log);
         }
         true
     }
@@ -223,8 +241,20 @@ impl Backend {
     /// Send one line, or keep it until `uciok` during the handshake (a dead
     /// engine is noticed by its reader thread).
     pub fn send(&mut self, line: &str, log: &Log) {
+        self.send_go(line, None, log);
+    }
+
+    /// Send a `go` whose `clock` field (`wtime`, `btime` or `movetime`)
+    /// runs from now: kept during the handshake, it goes out with the time
+    /// it waited taken off that field, so that the engine sees the clock
+    /// the GUI's has become.
+    pub fn send_go(&mut self, line: &str, clock: Option<&'static str>, log: &Log) {
         match self.waiting.as_mut() {
-            Some(kept) => kept.push(line.to_owned()),
+            Some(kept) => kept.push(Kept {
+                line: line.to_owned(),
+                at: Instant::now(),
+                clock,
+            }),
             None => self.write(line, log),
         }
     }
@@ -272,4 +302,39 @@ pub fn option_name(line: &str) -> &str {
     rest.split_once(" type ")
         .map_or(rest, |(name, _)| name)
         .trim()
+}
+
+/// `line` with `ms` taken off the number after the word `field` (at least
+/// 1 ms is left); unchanged when the field is absent or not a number.
+pub fn spend(line: &str, field: &str, ms: u64) -> String {
+    let mut words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+    if let Some(i) = words.iter().position(|w| w == field) {
+        if let Some(n) = words.get(i + 1).and_then(|w| w.parse::<i64>().ok()) {
+            let left = n
+                .saturating_sub(i64::try_from(ms).unwrap_or(i64::MAX))
+                .max(1);
+            words[i + 1] = left.to_string();
+        }
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_time_is_taken_off_the_running_clock() {
+        let go = "go wtime 5000 btime 4000 winc 100 binc 100";
+        assert_eq!(
+            spend(go, "btime", 700),
+            "go wtime 5000 btime 3300 winc 100 binc 100"
+        );
+        assert_eq!(
+            spend(go, "wtime", 9000),
+            "go wtime 1 btime 4000 winc 100 binc 100"
+        );
+        assert_eq!(spend("go movetime 500", "movetime", 200), "go movetime 300");
+        assert_eq!(spend("go depth 5", "movetime", 200), "go depth 5");
+    }
 }

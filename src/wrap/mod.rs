@@ -567,6 +567,15 @@ impl Front {
             self.send_engine("stop");
             self.hurry();
         }
+        // The field of the go whose time runs: taken off for the time it
+        // waits, should the engine be restarting.
+        let white = root.turn().is_white();
+        let clock = match (g.infinite || g.ponder, g.movetime.is_some(), white) {
+            (true, _, _) => None,
+            (false, true, _) => Some("movetime"),
+            (false, false, true) => Some("wtime"),
+            (false, false, false) => Some("btime"),
+        };
         let started = Instant::now();
         let style = self
             .positions
@@ -579,8 +588,8 @@ impl Front {
             started,
         };
         self.searches.push_back(search);
-        if self.backend.is_some() {
-            self.send_engine(&words.join(" "));
+        if let Some(b) = self.backend.as_mut() {
+            b.send_go(&words.join(" "), clock, &self.log);
         } else if !(g.infinite || g.ponder) {
             self.replace_all("no engine is running");
         }
