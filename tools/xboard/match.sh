@@ -9,7 +9,7 @@
 #   uci2wb     Debian's uci2wb (UCI_Chess960 set, castles king-takes-rook)
 #   uci2wb-f   uci2wb -f, the Arena960 dialect: the engine's UCI_Chess960 option line is hidden
 #              from uci2wb, so that it sends and reads castles as O-O / O-O-O
-# e.g.  tools/xboard/match.sh /tmp/xb 2 10 0.1 "uci2wb-f target/release/chess960" \
+# e.g.  tools/xboard/match.sh xb-games 2 10 0.1 "uci2wb-f target/release/chess960" \
 #         "polyglot target/release/chess960 wrap -- /usr/games/stockfish"
 #
 # Writes OUTDIR/games.pgn (XBoard's PGN), OUTDIR/debug.txt (every line between XBoard and the
