@@ -16,6 +16,9 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Options the front-end offers itself, whatever the engine declares.
 pub const OWN_OPTIONS: [&str; 2] = ["UCI_Chess960", "UCI_Chess960_Arena"];
 
+/// The line that sets the engine's `UCI_Chess960`, before its value.
+const SET_CHESS960: &str = "setoption name UCI_Chess960 value ";
+
 /// Why the engine could not be started.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StartError {
@@ -195,7 +198,7 @@ impl Backend {
         }
         for kept in self.waiting.take().unwrap_or_default() {
             // UCI_Chess960 was kept before it was known to be declared.
-            let chess960 = kept.line.starts_with("setoption name UCI_Chess960 value ");
+            let chess960 = kept.line.starts_with(SET_CHESS960);
             if chess960 && !self.declares_chess960 {
                 continue;
             }
@@ -268,7 +271,7 @@ impl Backend {
     /// handshake runs) and the value differs from the one last sent.
     pub fn set_chess960(&mut self, on: bool, log: &Log) {
         if (self.declares_chess960 || self.in_handshake()) && self.chess960_sent != Some(on) {
-            self.send(&format!("setoption name UCI_Chess960 value {on}"), log);
+            self.send(&format!("{SET_CHESS960}{on}"), log);
             self.chess960_sent = Some(on);
         }
     }

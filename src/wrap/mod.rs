@@ -567,15 +567,8 @@ impl Front {
             self.send_engine("stop");
             self.hurry();
         }
-        // The field of the go whose time runs: taken off for the time it
-        // waits, should the engine be restarting.
-        let white = root.turn().is_white();
-        let clock = match (g.infinite || g.ponder, g.movetime.is_some(), white) {
-            (true, _, _) => None,
-            (false, true, _) => Some("movetime"),
-            (false, false, true) => Some("wtime"),
-            (false, false, false) => Some("btime"),
-        };
+        // Taken off for the time the go waits, should the engine be restarting.
+        let clock = running_field(g, root);
         let started = Instant::now();
         let style = self
             .positions
@@ -766,6 +759,18 @@ pub fn pump(
     let _ = tx.send(gone);
 }
 
+/// The field of `go` whose time runs while the engine thinks, as
+/// [`deadline`] reads it: `movetime`, else the clock of the side to move;
+/// none for `infinite` and `ponder`.
+fn running_field(go: &GoCommand, pos: &Chess) -> Option<&'static str> {
+    match (go.infinite || go.ponder, go.movetime.is_some()) {
+        (true, _) => None,
+        (false, true) => Some("movetime"),
+        (false, false) if pos.turn().is_white() => Some("wtime"),
+        (false, false) => Some("btime"),
+    }
+}
+
 /// The clock of the side to move in `pos`, in ms.
 fn own_clock(go: &GoCommand, pos: &Chess) -> Option<i64> {
     if pos.turn().is_white() {
@@ -884,6 +889,31 @@ mod tests {
             translate_info("info depth 2 pv a1a5", &root, CastlingStyle::KingTakesRook),
             "info depth 2"
         );
+    }
+
+    #[test]
+    fn the_running_field_is_the_one_the_deadline_reads() {
+        let white = Chess::default();
+        let black =
+            parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        let go = |f: &dyn Fn(&mut GoCommand)| {
+            let mut g = GoCommand::default();
+            f(&mut g);
+            g
+        };
+        let clocks = go(&|g| {
+            g.wtime = Some(1000);
+            g.btime = Some(1000);
+        });
+        assert_eq!(running_field(&clocks, &white), Some("wtime"));
+        assert_eq!(running_field(&clocks, &black), Some("btime"));
+        let movetime = go(&|g| g.movetime = Some(500));
+        assert_eq!(running_field(&movetime, &black), Some("movetime"));
+        let ponder = go(&|g| {
+            g.wtime = Some(1000);
+            g.ponder = true;
+        });
+        assert_eq!(running_field(&ponder, &white), None);
     }
 
     #[test]
