@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use chess960::event::{derive, Kind};
@@ -22,13 +22,6 @@ fn fails_with(args: &[&str], code: i32) -> String {
     assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
     assert_eq!(err.lines().count(), 1, "{args:?}: one stderr line: {err}");
     err
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chess960-event-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 fn python3() -> bool {
@@ -173,7 +166,7 @@ fn starts_are_spread_evenly_over_the_960() {
 /// check with the command `reveal` prints.
 #[test]
 fn an_event_from_commitment_to_verification() {
-    let dir = temp_dir("flow");
+    let dir = support::temp_dir("event-flow");
     let file = dir.join("event.json");
     let f = file.to_str().expect("path");
     let commitment = stdout(&[
@@ -400,7 +393,7 @@ fn bad_inputs_name_the_culprit() {
     );
     assert!(e.contains("start number 960 out of range"), "{e}");
 
-    let dir = temp_dir("bad");
+    let dir = support::temp_dir("event-bad");
     let file = dir.join("event.json");
     let f = file.to_str().expect("path");
     let e = fails_with(

@@ -55,13 +55,6 @@ fn tools() -> Option<&'static str> {
     .flatten()
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chess960-pages-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 fn chess960(args: &[&str]) {
     let out = Command::new(support::binary())
         .args(args)
@@ -463,7 +456,7 @@ fn assert_has(lines: &[String], want: &str, what: &str) {
 /// page with its round, start, FENs, castling, commitment and diagram.
 fn check_pack(chromium: &str, dfrc: bool, starts: &[u32]) {
     let tag = if dfrc { "dfrc" } else { "chess960" };
-    let dir = temp_dir(tag);
+    let dir = support::temp_dir(&format!("pages-{tag}"));
     let event = dir.join("event.json");
     let e = event.to_str().expect("path");
     let rounds = starts.len().to_string();
@@ -605,7 +598,7 @@ fn the_projector_page_shows_the_start_on_screen_and_on_one_sheet() {
     let Some(c) = tools() else {
         return;
     };
-    let dir = temp_dir("show");
+    let dir = support::temp_dir("pages-show");
     for (args, fen) in [
         (vec!["show", "959"], table_fen(959)),
         (vec!["show", "--dfrc", "479670"], dfrc_board(479_670)),
@@ -654,7 +647,7 @@ fn every_procedure_card_prints_on_one_page() {
     let Some(c) = tools() else {
         return;
     };
-    let dir = temp_dir("cards");
+    let dir = support::temp_dir("pages-cards");
     for m in chess960::procedures::Method::ALL {
         let html = dir.join(format!("{}.html", m.name()));
         chess960(&[

@@ -15,7 +15,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{binary, tool_present};
+use support::{binary, find_tool, python_imports, temp_dir, tool_present};
 
 const FAULTY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -25,20 +25,10 @@ const CHECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/xboard/check_pgn
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 fn fastchess() -> Option<PathBuf> {
-    let named = std::env::var_os("FASTCHESS").map(PathBuf::from);
-    let found = named.or_else(|| {
-        let out = Command::new("sh")
-            .args(["-c", "command -v fastchess"])
-            .output()
-            .ok()?;
-        let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        (out.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
-    });
-    let python_chess = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .status()
-        .is_ok_and(|s| s.success());
-    let present = found.as_ref().is_some_and(|p| p.exists()) && python_chess;
+    let found = std::env::var_os("FASTCHESS")
+        .map(PathBuf::from)
+        .or_else(|| find_tool("fastchess"));
+    let present = found.as_ref().is_some_and(|p| p.exists()) && python_imports("chess.pgn");
     tool_present(
         present,
         "fastchess (FASTCHESS=/path/to/fastchess) or python-chess",
@@ -49,18 +39,12 @@ fn fastchess() -> Option<PathBuf> {
     .flatten()
 }
 
-fn work_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chess960-fastchess-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create test dir");
-    dir
-}
-
 #[test]
 fn fastchess_plays_chess960_through_the_front_end() {
     let Some(fastchess) = fastchess() else {
         return;
     };
-    let dir = work_dir();
+    let dir = temp_dir("fastchess");
     let openings = dir.join("openings.epd");
     let out = Command::new(binary())
         .args([

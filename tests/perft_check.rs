@@ -38,12 +38,8 @@ fn have_stockfish() -> bool {
 }
 
 fn have_python_chess() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
     support::tool_present(
-        ok,
+        support::python_imports("chess"),
         "python-chess",
         "CHESS960_REQUIRE_PYTHON_CHESS",
         "pip install chess==1.11.2",

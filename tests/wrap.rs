@@ -12,7 +12,7 @@ mod support;
 use std::process::Command;
 use std::time::Duration;
 
-use support::{binary, tool_present, Engine, REPLY};
+use support::{binary, python_imports, tool_present, Engine, REPLY};
 
 const FAULTY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -22,12 +22,8 @@ const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/wrap_gam
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 fn python_chess() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .status()
-        .is_ok_and(|s| s.success());
     tool_present(
-        ok,
+        python_imports("chess.engine"),
         "python-chess",
         "CHESS960_REQUIRE_PYTHON_CHESS",
         "pip install chess==1.11.2",

@@ -19,7 +19,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{binary, tool_present};
+use support::{binary, find_tool, python_imports, temp_dir, tool_present};
 
 const MATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/xboard/match.sh");
 const FAULTY: &str = concat!(
@@ -31,23 +31,11 @@ const STOCKFISH: &str = "/usr/games/stockfish";
 /// f1 to g1, rook g1 to f1) on their first move.
 const START: &str = "rnbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/RNBBQKRN w GAga - 0 1";
 
-fn found(tool: &str) -> bool {
-    Path::new("/usr/games").join(tool).exists()
-        || Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-}
-
 fn tools_present() -> bool {
-    let python_chess = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .status()
-        .is_ok_and(|s| s.success());
     let all = ["xboard", "xvfb-run", "polyglot", "uci2wb"]
         .iter()
-        .all(|t| found(t))
-        && python_chess;
+        .all(|t| find_tool(t).is_some())
+        && python_imports("chess.pgn");
     tool_present(
         all,
         "xboard, xvfb-run, polyglot, uci2wb or python-chess",
@@ -57,8 +45,7 @@ fn tools_present() -> bool {
 }
 
 fn work_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chess960-xboard-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create test dir");
+    let dir = temp_dir("xboard");
     std::fs::write(dir.join("start.fen"), format!("{START}\n")).expect("write start");
     dir
 }

@@ -51,6 +51,38 @@ pub fn tool_present(present: bool, what: &str, require: &str, install: &str) -> 
     present
 }
 
+/// A fresh, empty directory for one test's files: `chess960-<tag>-<pid>`
+/// under the system's temporary directory.
+pub fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chess960-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Whether `python3` can import `modules` (as in `import chess.pgn`).
+pub fn python_imports(modules: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Where the program `tool` is: on PATH, or in /usr/games, where Debian
+/// puts game programs (and PATH often does not reach).
+pub fn find_tool(tool: &str) -> Option<std::path::PathBuf> {
+    let games = std::path::Path::new("/usr/games").join(tool);
+    if games.exists() {
+        return Some(games);
+    }
+    let out = Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .ok()?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    (out.status.success() && !path.is_empty()).then(|| path.into())
+}
+
 /// Path of the binary under test.
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_chess960")
