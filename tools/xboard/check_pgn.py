@@ -11,6 +11,7 @@ Exit 0 when nothing is bad, 1 otherwise.
 """
 
 import collections
+import io
 import json
 import re
 import sys
@@ -52,7 +53,7 @@ def main():
     results = collections.Counter()
     comments = collections.Counter()
     bad = []
-    pgn = open(path, encoding="utf-8", errors="replace")
+    pgn = io.StringIO(text)
     while True:
         game = chess.pgn.read_game(pgn)
         if game is None:
