@@ -1,0 +1,231 @@
+//! The own-data campaign's recipes (tools/nnue/campaign): the root it starts
+//! from owes nothing to Stockfish, and every chunk and engine row names
+//! what makes it again.
+//!
+//! The chunks themselves are minutes of self-play each and stay outside the
+//! repository; these checks read only the committed recipes and run
+//! `make_root.py` on a copy of the evaluation's files.
+
+mod support;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use chess960::eval::nnue::Network;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn campaign(file: &str) -> PathBuf {
+    repo().join("tools/nnue/campaign").join(file)
+}
+
+/// The rows of a TSV recipe: comment and blank lines skipped, fields split.
+fn rows(file: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(campaign(file)).expect("recipe file");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect()
+}
+
+/// The weight pairs of a weights.rs file, by group name, in file order.
+fn groups(text: &str) -> Vec<(String, Vec<(i32, i32)>)> {
+    let mut out: Vec<(String, Vec<(i32, i32)>)> = Vec::new();
+    let body = &text[text.find("pub const WEIGHTS").expect("WEIGHTS")..];
+    for line in body.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("// ") {
+            if !t.contains('(') {
+                out.push((
+                    name.split_whitespace().next().unwrap_or("").to_owned(),
+                    vec![],
+                ));
+            }
+            continue;
+        }
+        for pair in t.split("),").filter(|p| p.contains('(')) {
+            let nums: Vec<i32> = pair
+                .trim_matches(|c: char| c == '(' || c == ')' || c == ',' || c.is_whitespace())
+                .split(',')
+                .map(|n| n.trim().parse().expect("weight"))
+                .collect();
+            out.last_mut().expect("a group").1.push((nums[0], nums[1]));
+        }
+    }
+    out
+}
+
+const HAND_SET: [&str; 5] = [
+    "outpost_knight",
+    "outpost_bishop",
+    "rook_seventh",
+    "backward",
+    "safe_check",
+];
+
+#[test]
+fn the_root_has_no_fitted_weight_and_a_silent_network() {
+    if !support::tool_present(
+        support::python_imports("sys"),
+        "python3",
+        "CHESS960_REQUIRE_PYTHON3",
+        "apt-get install python3",
+    ) {
+        return;
+    }
+    let dir = support::temp_dir("campaign-root");
+    let eval = dir.join("src/eval");
+    std::fs::create_dir_all(eval.join("handmade")).unwrap();
+    let weights = repo().join("src/eval/handmade/weights.rs");
+    std::fs::copy(&weights, eval.join("handmade/weights.rs")).unwrap();
+    std::fs::copy(repo().join("src/eval/net.bin"), eval.join("net.bin")).unwrap();
+    let status = Command::new("python3")
+        .arg(campaign("make_root.py"))
+        .arg(&dir)
+        .status()
+        .expect("python3");
+    assert!(status.success());
+
+    let before = groups(&std::fs::read_to_string(&weights).unwrap());
+    let after = groups(&std::fs::read_to_string(eval.join("handmade/weights.rs")).unwrap());
+    assert_eq!(before.len(), after.len(), "the same groups");
+    let mut fitted_nonzero = 0;
+    for ((name, old), (name2, new)) in before.iter().zip(&after) {
+        assert_eq!(name, name2);
+        assert_eq!(old.len(), new.len(), "group {name} keeps its length");
+        if HAND_SET.contains(&name.as_str()) {
+            assert_eq!(old, new, "hand-set group {name} keeps its values");
+        } else {
+            fitted_nonzero += old.iter().filter(|w| **w != (0, 0)).count();
+            assert!(
+                new.iter().all(|w| *w == (0, 0)),
+                "fitted group {name} is zero"
+            );
+        }
+    }
+    // The committed weights are fitted: the root really takes something out.
+    assert!(fitted_nonzero > 100, "{fitted_nonzero} fitted weights");
+
+    let net = Network::from_bytes(&std::fs::read(eval.join("net.bin")).unwrap()).expect("net");
+    assert!(net.residual(), "a correction to the hand-made evaluation");
+    for fen in [
+        "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap();
+        let acc = net.refresh(pos.board());
+        assert_eq!(net.evaluate(&acc, Color::White), 0);
+        assert_eq!(net.evaluate(&acc, Color::Black), 0);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_engine_names_what_builds_it() {
+    let lineage = rows("lineage.tsv");
+    assert!(!lineage.is_empty());
+    let mut names = HashSet::new();
+    for r in &lineage {
+        assert_eq!(r.len(), 6, "six fields: {r:?}");
+        assert!(names.insert(r[0].clone()), "engine {} twice", r[0]);
+        assert!(
+            r[1].len() >= 7 && r[1].chars().all(|c| c.is_ascii_hexdigit()),
+            "commit of {}",
+            r[0]
+        );
+        for (field, none) in [(&r[2], "root"), (&r[3], "zero")] {
+            assert!(
+                field == none || repo().join(field).is_file(),
+                "{}: {field} is neither {none} nor a file of the repository",
+                r[0]
+            );
+        }
+        assert!(r[4].parse::<u64>().is_ok(), "bench signature of {}", r[0]);
+    }
+    // The first engine is the root itself.
+    assert_eq!(
+        (lineage[0][2].as_str(), lineage[0][3].as_str()),
+        ("root", "zero")
+    );
+}
+
+#[test]
+fn every_chunk_has_a_complete_recipe_and_a_checksum() {
+    let engines: HashSet<String> = rows("lineage.tsv")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let mut ids = HashSet::new();
+    let mut seeds = HashSet::new();
+    for r in rows("chunks.tsv") {
+        assert_eq!(r.len(), 11, "eleven fields: {r:?}");
+        let id = &r[0];
+        assert!(ids.insert(id.clone()), "chunk {id} twice");
+        assert!(
+            engines.contains(&r[1]),
+            "chunk {id}: engine {} unknown",
+            r[1]
+        );
+        assert!(
+            seeds.insert(r[2].clone()),
+            "chunk {id}: seed {} used twice",
+            r[2]
+        );
+        for (i, what) in [
+            (3, "games"),
+            (4, "nodes"),
+            (5, "label nodes"),
+            (7, "plies"),
+            (8, "children"),
+        ] {
+            assert!(r[i].parse::<u64>().is_ok(), "chunk {id}: {what}");
+        }
+        let share: f64 = r[6].parse().expect("DFRC share");
+        assert!((0.0..=1.0).contains(&share));
+        assert!(
+            r[9].parse::<u64>().is_ok_and(|n| n > 0),
+            "chunk {id}: positions"
+        );
+        assert!(
+            r[10].len() == 64 && r[10].chars().all(|c| c.is_ascii_hexdigit()),
+            "chunk {id}: sha256"
+        );
+    }
+}
+
+#[test]
+fn fitted_generations_keep_the_frozen_groups_of_the_root() {
+    // Every weights file an engine takes from the repository was fitted from
+    // the root with the PeSTO corrections and the hand-set rows frozen.
+    let root =
+        groups(&std::fs::read_to_string(repo().join("src/eval/handmade/weights.rs")).unwrap());
+    for r in rows("lineage.tsv") {
+        if r[2] == "root" {
+            continue;
+        }
+        let text = std::fs::read_to_string(Path::new(&repo()).join(&r[2])).unwrap();
+        let fitted = groups(&text);
+        assert_eq!(fitted.len(), root.len(), "{}: same groups", r[0]);
+        for ((name, old), (_, new)) in root.iter().zip(&fitted) {
+            if HAND_SET.contains(&name.as_str()) {
+                assert_eq!(old, new, "{}: hand-set {name}", r[0]);
+            }
+            if name.starts_with("psqt") {
+                assert!(
+                    new.iter().all(|w| *w == (0, 0)),
+                    "{}: {name} is PeSTO's",
+                    r[0]
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# campaign.sh DATA_DIR build NAME      build engine NAME of lineage.tsv (and its tuner)
+# campaign.sh DATA_DIR make [ID...]    make the chunks of chunks.tsv (all, or those named)
+# campaign.sh DATA_DIR check           check every chunk on disk against its checksum
+# campaign.sh DATA_DIR files [ID...]   print the paths of the chunks' data files
+#
+# The own-data campaign (README.md beside this script): self-play data made in
+# deterministic chunks, each from a recipe row of chunks.tsv, by an engine of
+# lineage.tsv built from a named commit. The data stays in DATA_DIR, outside
+# the repository; the repository keeps the recipes and the checksums, so a
+# lost chunk is made again and checked, never guessed.
+#
+# `make` skips a chunk whose file is on disk with the checksum of its row. A
+# row whose checksum is `-` is new: it is made, and its position count and
+# checksum are written into chunks.tsv (commit that file). A chunk made again
+# that does not match its row stops the run with status 1. Two `make` runs
+# (one per core) may share DATA_DIR: each chunk is locked while it is made.
+#
+# Environment: FASTCHESS=/path/to/fastchess (required by `make`).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../../.." && pwd)"
+TOOLS="$ROOT/tools/tune"
+D="${1:?data directory}"; CMD="${2:?command: build, make, check or files}"; shift 2
+mkdir -p "$D/engines" "$D/chunks"
+D="$(cd "$D" && pwd)"
+stamp() { echo "$(date -Is) $*" >&2; }
+die() { echo "campaign: $*" >&2; exit 1; }
+
+# A row of a TSV file whose first column is $2 (comments and blank lines skipped).
+row() { awk -F'\t' -v k="$2" '$0 !~ /^#/ && NF && $1 == k' "$1"; }
+
+engine_ok() { [ -x "$D/engines/$1/chess960" ] && [ -x "$D/engines/$1/tune" ] && [ -e "$D/engines/$1/BUILT" ]; }
+
+build() {
+  local name="$1" r commit weights net bench dir got
+  r="$(row "$HERE/lineage.tsv" "$name")"
+  [ -n "$r" ] || die "no engine '$name' in lineage.tsv"
+  IFS=$'\t' read -r _ commit weights net bench _ <<<"$r"
+  engine_ok "$name" && return 0
+  dir="$D/engines/$name"
+  stamp "building $name from $commit (weights: $weights, network: $net)"
+  rm -rf "$dir"; mkdir -p "$dir"
+  mkdir -p "$dir/src"
+  git -C "$ROOT" archive "$commit" | tar -x -C "$dir/src"
+  # The root's evaluation first (zero fitted weights, zero network), then
+  # whatever this engine takes from the repository.
+  python3 "$HERE/make_root.py" "$dir/src"
+  [ "$weights" = root ] || cp "$ROOT/$weights" "$dir/src/src/eval/handmade/weights.rs"
+  [ "$net" = zero ] || cp "$ROOT/$net" "$dir/src/src/eval/net.bin"
+  (cd "$dir/src" && CARGO_TARGET_DIR="$dir/target" cargo build --release --quiet -p chess960 -p chess960-tune)
+  cp "$dir/target/release/chess960" "$dir/target/release/tune" "$dir/"
+  got="$("$dir/chess960" bench 2>&1 | awk '/^Nodes searched/ {print $3}')"
+  if [ "$bench" = - ]; then
+    echo "engine $name: bench $got (write it into lineage.tsv)"
+  elif [ "$got" != "$bench" ]; then
+    die "engine $name: bench $got, lineage.tsv says $bench"
+  fi
+  touch "$dir/BUILT"
+}
+
+# The data file of a chunk: labelled positions, or quiet positions with game
+# results only when the row asks for no labels.
+chunk_file() {
+  local label_nodes="$2"
+  if [ "$label_nodes" = 0 ]; then echo "$D/chunks/$1/quiet.txt"; else echo "$D/chunks/$1/labelled.txt"; fi
+}
+
+make_chunk() {
+  local id="$1" r engine seed games nodes label_nodes dfrc plies children positions sum c file got n
+  r="$(row "$HERE/chunks.tsv" "$id")"
+  [ -n "$r" ] || die "no chunk '$id' in chunks.tsv"
+  IFS=$'\t' read -r _ engine seed games nodes label_nodes dfrc plies children positions sum <<<"$r"
+  file="$(chunk_file "$id" "$label_nodes")"
+  if [ "$sum" != - ] && [ -e "$file" ] && [ "$(sha256sum < "$file" | cut -c1-64)" = "$sum" ]; then
+    stamp "chunk $id: on disk, checksum matches"
+    return 0
+  fi
+  c="$D/chunks/$id"
+  mkdir -p "$D/locks"
+  mkdir "$D/locks/$id" 2>/dev/null || { stamp "chunk $id: being made by another run, skipped"; return 0; }
+  trap 'rmdir "$D/locks/$id" 2>/dev/null || true' RETURN
+  build "$engine"
+  local e="$D/engines/$engine"
+  rm -rf "$c"; mkdir -p "$c"
+  stamp "chunk $id: $games games of $engine at $nodes nodes (seed $seed)"
+  DFRC_SHARE="$dfrc" PLIES="$plies" "$TOOLS/gen_games.sh" "$e/chess960" "$c/games" "$games" "$nodes" "$seed" >/dev/null
+  python3 "$TOOLS/extract.py" "$c/games/games.pgn" "$c/positions.txt" --skip 8
+  "$e/tune" quiet "$c/positions.txt" "$c/quiet.txt" --children "$children" --seed "$seed"
+  if [ "$label_nodes" != 0 ]; then
+    stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
+    python3 "$TOOLS/label.py" "$c/quiet.txt" "$c/labelled.txt.tmp" --engine "$e/chess960" --nodes "$label_nodes"
+    mv "$c/labelled.txt.tmp" "$c/labelled.txt"
+  fi
+  got="$(sha256sum < "$file" | cut -c1-64)"
+  n="$(wc -l < "$file")"
+  if [ "$sum" = - ]; then
+    # A new chunk: its count and checksum go into its row.
+    awk -F'\t' -v OFS='\t' -v k="$id" -v n="$n" -v s="$got" \
+      '$0 !~ /^#/ && NF && $1 == k {$10 = n; $11 = s} {print}' "$HERE/chunks.tsv" > "$HERE/chunks.tsv.tmp.$$"
+    mv "$HERE/chunks.tsv.tmp.$$" "$HERE/chunks.tsv"
+    stamp "chunk $id: made, $n positions, sha256 $got (written into chunks.tsv)"
+  elif [ "$got" != "$sum" ] || [ "$n" != "$positions" ]; then
+    die "chunk $id: made again with $n positions, sha256 $got; its recipe says $positions, $sum"
+  else
+    stamp "chunk $id: made again, checksum matches"
+  fi
+}
+
+ids() { awk -F'\t' '$0 !~ /^#/ && NF && $1 != "chunk" {print $1}' "$HERE/chunks.tsv"; }
+
+case "$CMD" in
+  build)
+    build "${1:?engine name}"
+    ;;
+  make)
+    [ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || die "set FASTCHESS to the fastchess binary"
+    for id in ${*:-$(ids)}; do make_chunk "$id"; done
+    ;;
+  check)
+    bad=0
+    for id in $(ids); do
+      IFS=$'\t' read -r _ _ _ _ _ label_nodes _ _ _ _ sum <<<"$(row "$HERE/chunks.tsv" "$id")"
+      file="$(chunk_file "$id" "$label_nodes")"
+      if [ ! -e "$file" ]; then echo "chunk $id: missing"
+      elif [ "$(sha256sum < "$file" | cut -c1-64)" = "$sum" ]; then echo "chunk $id: ok"
+      else echo "chunk $id: checksum differs"; bad=1; fi
+    done
+    exit "$bad"
+    ;;
+  files)
+    for id in ${*:-$(ids)}; do
+      IFS=$'\t' read -r _ _ _ _ _ label_nodes _ _ _ _ _ <<<"$(row "$HERE/chunks.tsv" "$id")"
+      chunk_file "$id" "$label_nodes"
+    done
+    ;;
+  *)
+    die "unknown command '$CMD' (build, make, check or files)"
+    ;;
+esac
