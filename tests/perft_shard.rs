@@ -290,3 +290,36 @@ fn depth_8_parts_so_far_belong_to_one_run() {
         assert!(err.contains(&want), "{err}");
     }
 }
+
+/// Depth 9 of start 518 (RNBQKBNR), counted as five parts over its 20 root
+/// moves (docs/perft.md): the parts make one run and merge to the published
+/// standard-chess perft 9 (chessprogramming wiki, "Perft Results").
+#[test]
+fn depth_9_of_the_standard_start_merges_to_the_published_perft_9() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let parts: Vec<String> = (1..=5)
+        .map(|k| format!("{root}/perft/d9-518-parts/part-{k}-of-5.json"))
+        .collect();
+    let mut args = vec!["perft-merge"];
+    args.extend(parts.iter().map(String::as_str));
+    let out = run(&args, Path::new(root));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(last_line(&out), "Nodes searched: 2439530234167");
+    // The divide has every root move of the start once.
+    let divide = text(&out.stdout);
+    let moves: std::collections::HashSet<&str> = divide
+        .lines()
+        .filter(|l| !l.starts_with("Nodes"))
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    assert_eq!(moves.len(), 20, "{moves:?}");
+    let root_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1";
+    for k in 1..=5 {
+        let report = std::fs::read_to_string(&parts[k - 1]).expect("part");
+        assert!(report.contains("\"depth\": 9"), "part {k}");
+        assert!(
+            report.contains(root_fen),
+            "part {k} counts the standard start"
+        );
+    }
+}
