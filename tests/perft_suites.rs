@@ -395,8 +395,9 @@ fn cli_divide_works_for_suites() {
 
 /// DFRC reference (300 random starts, counted by Stockfish 15.1 and
 /// python-chess): every start's FEN is the one our numbering builds for
-/// its index, and our perft matches to depth 4 everywhere and depth 5 on
-/// the first 30 starts (about 150 million nodes in all).
+/// its index, and our perft matches to depth 4 everywhere, depth 5 on the
+/// first 30 starts and depth 6 on the first 3 (about 480 million nodes in
+/// all; all 300 to depth 6 is docs/perft.md's command).
 #[test]
 fn dfrc_list_matches_numbering_and_counts() {
     let entries = suite::parse(&data("dfrc.perft")).expect("suite parses");
@@ -414,7 +415,8 @@ fn dfrc_list_matches_numbering_and_counts() {
     }
     let mut jobs = jobs_up_to(&entries, 1_000_000);
     jobs.extend(entries.iter().take(30).map(|e| Job::from_entry(e, 5, None)));
-    assert!(jobs.len() >= 300 * 4 + 30);
+    jobs.extend(entries.iter().take(3).map(|e| Job::from_entry(e, 6, None)));
+    assert!(jobs.len() >= 300 * 4 + 30 + 3);
     assert_eq!(mismatches(&all_cores(), &jobs), Vec::<String>::new());
 }
 
