@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# gate.sh NEW BASE [MAX_GAMES]
+#
+# The gate a network or a parameter set passes before it reaches main (docs/strength.md): NEW
+# against BASE, the build of main it would replace, both chess960 binaries, at 5+0.05, Chess960,
+# 1 thread and 16 MB each, paired openings (every start played with both colours, drawn from
+# OPENINGS or from all 960), an SPRT of elo0=0 against elo1=ELO1 (alpha = beta = 0.05, fastchess's
+# normalized model) that stops at MAX_GAMES (default 2000).
+#
+# Verdict, on the last line, from the LLR and the Elo interval fastchess prints (not from its
+# closing message, which names H1 also when the game limit, not the test, ended the match):
+#   PASS       the LLR reached the upper bound, or at least 400 games were played and the lower end
+#              of the 95% Elo interval is above zero (exit 0)
+#   FAIL       the LLR reached the lower bound (exit 1)
+#   UNDECIDED  neither (exit 3)
+# A PASS is then checked against Ethereal 12 (tools/match/ethereal.sh, NEW and BASE on the same
+# seed): a network that gains in self-play and loses to another engine does not reach main.
+#
+# Environment: FASTCHESS=/path/to/fastchess (required)  TC=5+0.05  ELO1=5  SEED=1
+#   CONCURRENCY=1  OPENINGS=<file.epd>  OUT=<dir> (default $TMPDIR/chess960-gate)
+set -euo pipefail
+NEW="${1:?new engine}"; BASE="${2:?base engine (the main build it would replace)}"
+MAX_GAMES="${3:-2000}"
+FASTCHESS="${FASTCHESS:-}"
+[ -n "$FASTCHESS" ] && [ -x "$FASTCHESS" ] || { echo "gate: set FASTCHESS to the fastchess binary" >&2; exit 2; }
+for e in "$NEW" "$BASE"; do [ -x "$e" ] || { echo "gate: not an executable: $e" >&2; exit 2; }; done
+OUT="${OUT:-${TMPDIR:-/tmp}/chess960-gate}"
+mkdir -p "$OUT"
+OPENINGS="${OPENINGS:-}"
+if [ -z "$OPENINGS" ]; then
+  OPENINGS="$OUT/c960.epd"
+  "$BASE" openings --all -o "$OPENINGS"
+fi
+nice -n 10 "$FASTCHESS" \
+  -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
+  -each tc="${TC:-5+0.05}" option.Hash=16 option.Threads=1 \
+  -variant fischerandom \
+  -openings file="$OPENINGS" format=epd order=random -srand "${SEED:-1}" \
+  -rounds $(( (MAX_GAMES + 1) / 2 )) -games 2 -repeat -concurrency "${CONCURRENCY:-1}" \
+  -sprt elo0=0 elo1="${ELO1:-5}" alpha=0.05 beta=0.05 model=normalized \
+  -ratinginterval 0 -pgnout file="$OUT/games.pgn" \
+  -config outname="$OUT/fastchess.json" > "$OUT/fastchess.log" 2>&1 || true
+awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} END{printf "%s", buf}' "$OUT/fastchess.log"
+python3 - "$OUT/fastchess.log" <<'PY'
+import re
+import sys
+
+text = open(sys.argv[1]).read()
+llr = re.findall(r"LLR: (-?[\d.]+) \([^)]*\) \((-?[\d.]+), (-?[\d.]+)\)", text)
+elo = re.findall(r"^Elo: (-?[\d.]+|inf|-inf) \+/- ([\d.]+|nan|inf)", text, re.M)
+games = re.findall(r"Games: (\d+)", text)
+if not llr or not elo or not games:
+    print("gate: no result in the fastchess log", file=sys.stderr)
+    print("UNDECIDED")
+    sys.exit(3)
+value, lower, upper = (float(x) for x in llr[-1])
+diff, err = (float(x) for x in elo[-1])
+n = int(games[-1])
+print(f"games {n}, Elo {diff:+.1f} +/- {err:.1f}, LLR {value:.2f} ({lower:.2f}, {upper:.2f})")
+if value >= upper or (n >= 400 and diff - err > 0):
+    print("PASS")
+    sys.exit(0)
+if value <= lower:
+    print("FAIL")
+    sys.exit(1)
+print("UNDECIDED")
+sys.exit(3)
+PY
