@@ -229,3 +229,51 @@ fn fitted_generations_keep_the_frozen_groups_of_the_root() {
         }
     }
 }
+
+#[test]
+fn every_network_is_the_one_its_recipe_made() {
+    use sha2::{Digest, Sha256};
+    let engines: HashSet<String> = rows("lineage.tsv")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let chunks: HashSet<String> = rows("chunks.tsv")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let nets = rows("nets.tsv");
+    let mut named = HashSet::new();
+    for r in &nets {
+        assert_eq!(r.len(), 5, "five fields: {r:?}");
+        assert!(named.insert(r[0].clone()), "network {} twice", r[0]);
+        assert!(engines.contains(&r[1]), "{}: tuner {} unknown", r[0], r[1]);
+        for id in r[2].split(',') {
+            assert!(chunks.contains(id), "{}: chunk {id} unknown", r[0]);
+        }
+        let bytes = std::fs::read(repo().join(&r[0])).expect("the network file");
+        let sum: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            sum, r[4],
+            "{}: the committed file is not the recorded one",
+            r[0]
+        );
+        let net = Network::from_bytes(&bytes).expect("a network this build reads");
+        assert!(
+            net.residual(),
+            "{}: a correction to the hand-made weights",
+            r[0]
+        );
+    }
+    // Every network an engine plays with has its recipe.
+    for r in rows("lineage.tsv") {
+        assert!(
+            r[3] == "zero" || named.contains(&r[3]),
+            "{}: network {} has no row in nets.tsv",
+            r[0],
+            r[3]
+        );
+    }
+}

@@ -3,6 +3,7 @@
 # campaign.sh DATA_DIR make [ID...]    make the chunks of chunks.tsv (all, or those named)
 # campaign.sh DATA_DIR check           check every chunk on disk against its checksum
 # campaign.sh DATA_DIR files [ID...]   print the paths of the chunks' data files
+# campaign.sh DATA_DIR train NET       train network NET of nets.tsv from its chunks (made if missing)
 #
 # The own-data campaign (README.md beside this script): self-play data made in
 # deterministic chunks, each from a recipe row of chunks.tsv, by an engine of
@@ -16,7 +17,12 @@
 # that does not match its row stops the run with status 1. Two `make` runs
 # (one per core) may share DATA_DIR: each chunk is locked while it is made.
 #
-# Environment: FASTCHESS=/path/to/fastchess (required by `make`).
+# `train` writes the network to the path its row of nets.tsv names; a row whose checksum is `-`
+# gets it (commit both), one with a checksum must be matched byte for byte (training is
+# deterministic: `tune nnue` shuffles from its seed and splits its work independently of the
+# thread count).
+#
+# Environment: FASTCHESS=/path/to/fastchess (required by `make` and `train`).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
@@ -109,7 +115,41 @@ make_chunk() {
 
 ids() { awk -F'\t' '$0 !~ /^#/ && NF && $1 != "chunk" {print $1}' "$HERE/chunks.tsv"; }
 
+train() {
+  local net="$1" r tuner chunks args sum got id files=()
+  r="$(row "$HERE/nets.tsv" "$net")"
+  [ -n "$r" ] || die "no network '$net' in nets.tsv"
+  IFS=$'\t' read -r _ tuner chunks args sum <<<"$r"
+  build "$tuner"
+  for id in ${chunks//,/ }; do
+    make_chunk "$id"
+    files+=("$(chunk_file "$id" "$(row "$HERE/chunks.tsv" "$id" | cut -f6)")")
+  done
+  mkdir -p "$D/nets"
+  cat "${files[@]}" > "$D/nets/train.txt"
+  stamp "training $net on $(wc -l < "$D/nets/train.txt") positions of chunks $chunks"
+  # shellcheck disable=SC2086 # the recorded arguments are words
+  "$D/engines/$tuner/tune" nnue "$D/nets/train.txt" --out "$D/nets/net.bin" $args
+  got="$(sha256sum < "$D/nets/net.bin" | cut -c1-64)"
+  if [ "$sum" = - ]; then
+    mkdir -p "$(dirname "$ROOT/$net")"
+    cp "$D/nets/net.bin" "$ROOT/$net"
+    awk -F'\t' -v OFS='\t' -v k="$net" -v s="$got" \
+      '$0 !~ /^#/ && NF && $1 == k {$5 = s} {print}' "$HERE/nets.tsv" > "$HERE/nets.tsv.tmp.$$"
+    mv "$HERE/nets.tsv.tmp.$$" "$HERE/nets.tsv"
+    stamp "network $net written, sha256 $got (written into nets.tsv)"
+  elif [ "$got" != "$sum" ]; then
+    die "network $net trained again has sha256 $got; nets.tsv says $sum"
+  else
+    stamp "network $net trained again, checksum matches"
+  fi
+}
+
 case "$CMD" in
+  train)
+    [ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || die "set FASTCHESS to the fastchess binary"
+    train "${1:?network path, as nets.tsv names it}"
+    ;;
   build)
     build "${1:?engine name}"
     ;;
@@ -135,6 +175,6 @@ case "$CMD" in
     done
     ;;
   *)
-    die "unknown command '$CMD' (build, make, check or files)"
+    die "unknown command '$CMD' (build, make, check, files or train)"
     ;;
 esac
