@@ -101,10 +101,14 @@ make_chunk() {
   got="$(sha256sum < "$file" | cut -c1-64)"
   n="$(wc -l < "$file")"
   if [ "$sum" = - ]; then
-    # A new chunk: its count and checksum go into its row.
-    awk -F'\t' -v OFS='\t' -v k="$id" -v n="$n" -v s="$got" \
-      '$0 !~ /^#/ && NF && $1 == k {$10 = n; $11 = s} {print}' "$HERE/chunks.tsv" > "$HERE/chunks.tsv.tmp.$$"
-    mv "$HERE/chunks.tsv.tmp.$$" "$HERE/chunks.tsv"
+    # A new chunk: its count and checksum go into its row, under a lock, so
+    # that runs finishing together do not write over each other's rows.
+    (
+      flock 9
+      awk -F'\t' -v OFS='\t' -v k="$id" -v n="$n" -v s="$got" \
+        '$0 !~ /^#/ && NF && $1 == k {$10 = n; $11 = s} {print}' "$HERE/chunks.tsv" > "$HERE/chunks.tsv.tmp.$$"
+      mv "$HERE/chunks.tsv.tmp.$$" "$HERE/chunks.tsv"
+    ) 9> "$D/locks/chunks.tsv.lock"
     stamp "chunk $id: made, $n positions, sha256 $got (written into chunks.tsv)"
   elif [ "$got" != "$sum" ] || [ "$n" != "$positions" ]; then
     die "chunk $id: made again with $n positions, sha256 $got; its recipe says $positions, $sum"
