@@ -17,6 +17,10 @@ Modes:
   slow     exits at its 3rd go like `exit`; every later process (a restart) takes
            3 s to start: `slow MARKER`, the file MARKER is made by the first one
   ok       none of the above (king-takes-rook, reads everything)
+
+In every mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`, as UCI
+asks: these engines fail only in the ways above (an early answer to a ponder search once made an
+XBoard adapter take it for the engine's move).
 """
 
 import random
@@ -79,6 +83,7 @@ def main():
     rng = random.Random(7)
     board = chess.Board(chess960=True)
     gos = 0
+    held = None  # the bestmove of a ponder or infinite search, until stop or ponderhit
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -120,8 +125,15 @@ def main():
             castles = [m for m in legal if castle_side(board, m)]
             move = castles[0] if castles else rng.choice(legal)
             text = write_move(board, move, mode)
-            print(f"info depth 1 score cp 0 nodes 1 pv {text}")
-            print(f"bestmove {text}", flush=True)
+            print(f"info depth 1 score cp 0 nodes 1 pv {text}", flush=True)
+            if "ponder" in words[1:] or "infinite" in words[1:]:
+                held = f"bestmove {text}"
+            else:
+                print(f"bestmove {text}", flush=True)
+        elif cmd in ("stop", "ponderhit"):
+            if held is not None:
+                print(held, flush=True)
+                held = None
         elif cmd == "quit":
             return
 
