@@ -258,3 +258,47 @@ fn a_slow_restart_does_not_hold_up_the_gui() {
     );
     let _ = std::fs::remove_file(&marker);
 }
+
+/// An engine that answers a pondering or infinite search at once, against
+/// UCI, is held back: the GUI gets the answer only when it ends the search
+/// (`ponderhit`, `stop`), so it never takes it for the move of another.
+#[test]
+fn an_early_answer_to_ponder_or_infinite_waits_for_the_gui() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = Engine::start_with(
+        &["wrap", "--", "python3", FAULTY, "early"],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    e.send("isready");
+    e.expect("readyok", REPLY);
+    for (position, go, end) in [
+        (
+            "position startpos",
+            "go ponder wtime 60000 btime 60000",
+            "ponderhit",
+        ),
+        ("position startpos moves e2e4", "go infinite", "stop"),
+    ] {
+        e.send(position);
+        e.send(go);
+        let quiet_until = std::time::Instant::now() + Duration::from_millis(1500);
+        while let Some(left) = quiet_until.checked_duration_since(std::time::Instant::now()) {
+            match e.next_line(left) {
+                Some(line) => assert!(!line.starts_with("bestmove"), "{go}: {line} before {end}"),
+                None => break,
+            }
+        }
+        e.send(end);
+        let (_, best, _) = e.bestmove(REPLY);
+        assert!(!best.is_empty() && best != "0000", "{go}: {best}");
+    }
+    // A plain search is answered as before.
+    e.send("position startpos");
+    e.send("go movetime 50");
+    e.bestmove(REPLY);
+}

@@ -199,6 +199,11 @@ struct Front {
     /// The `go`s not answered yet, oldest first: each engine `bestmove`
     /// answers the oldest.
     searches: VecDeque<Search>,
+    /// The engine's `bestmove` for a pondering or infinite search the GUI
+    /// has not ended: UCI has such a search answer only after `stop` or
+    /// `ponderhit`, and a GUI (XBoard's uci2wb) takes an early answer for
+    /// the move of its next search. Given to the GUI when it ends the search.
+    early_answer: Option<String>,
     ready_pending: usize,
     ready_deadline: Option<Instant>,
     own: Engine,
@@ -231,6 +236,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         rng: ChaCha8Rng::from_entropy(),
         game: Some(Game::default()),
         searches: VecDeque::new(),
+        early_answer: None,
         ready_pending: 0,
         ready_deadline: None,
         own: Engine::new(FALLBACK_HASH_MB),
@@ -390,6 +396,7 @@ impl Front {
             Command::Stop => {
                 self.send_engine("stop");
                 self.hurry();
+                self.end_open_searches();
             }
             Command::PonderHit => {
                 self.send_engine("ponderhit");
@@ -399,6 +406,7 @@ impl Front {
                     s.started = Instant::now();
                     s.deadline = deadline(&s.go, s.game.position(), s.started, margin);
                 }
+                self.give_early_answer();
             }
             Command::Quit => {
                 self.quit();
@@ -415,6 +423,29 @@ impl Front {
 
     fn margin(&self) -> Duration {
         Duration::from_millis(self.cfg.margin_ms)
+    }
+
+    /// The GUI ended every search (`stop`, or a new `go`): none is
+    /// pondering or infinite any more, and an answer held back is given.
+    fn end_open_searches(&mut self) {
+        for s in &mut self.searches {
+            s.go.ponder = false;
+            s.go.infinite = false;
+        }
+        self.give_early_answer();
+    }
+
+    /// An answer held back for a search the GUI has now ended, to the GUI.
+    fn give_early_answer(&mut self) {
+        let open = self
+            .searches
+            .front()
+            .is_some_and(|s| s.go.ponder || s.go.infinite);
+        if !open {
+            if let Some(line) = self.early_answer.take() {
+                self.on_bestmove(&line);
+            }
+        }
     }
 
     /// `stop`: every running search must now answer within the margin.
@@ -566,6 +597,7 @@ impl Front {
             // Every go gets its own bestmove: the running one is stopped.
             self.send_engine("stop");
             self.hurry();
+            self.end_open_searches();
         }
         // Taken off for the time the go waits, should the engine be restarting.
         let clock = running_field(g, root);
@@ -614,6 +646,14 @@ impl Front {
     }
 
     fn on_bestmove(&mut self, line: &str) {
+        if self
+            .searches
+            .front()
+            .is_some_and(|s| s.go.ponder || s.go.infinite)
+        {
+            self.early_answer = Some(line.to_owned());
+            return;
+        }
         let Some(search) = self.searches.pop_front() else {
             return;
         };
@@ -651,6 +691,7 @@ impl Front {
     /// Answer every waiting `go` with our own move, then restart the
     /// engine.
     fn replace_all(&mut self, why: &str) {
+        self.early_answer = None;
         while let Some(search) = self.searches.pop_front() {
             self.replace(&search, why);
         }

@@ -16,11 +16,12 @@ Modes:
   hang     never answers its 3rd go, not even after stop
   slow     exits at its 3rd go like `exit`; every later process (a restart) takes
            3 s to start: `slow MARKER`, the file MARKER is made by the first one
+  early    answers `go ponder` and `go infinite` at once instead of at `stop` or `ponderhit`
   ok       none of the above (king-takes-rook, reads everything)
 
-In every mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`, as UCI
-asks: these engines fail only in the ways above (an early answer to a ponder search once made an
-XBoard adapter take it for the engine's move).
+In every other mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`,
+as UCI asks: these engines fail only in the ways above (an early answer to a ponder search once
+made an XBoard adapter take it for the engine's move).
 """
 
 import random
@@ -126,7 +127,7 @@ def main():
             move = castles[0] if castles else rng.choice(legal)
             text = write_move(board, move, mode)
             print(f"info depth 1 score cp 0 nodes 1 pv {text}", flush=True)
-            if "ponder" in words[1:] or "infinite" in words[1:]:
+            if ("ponder" in words[1:] or "infinite" in words[1:]) and mode != "early":
                 held = f"bestmove {text}"
             else:
                 print(f"bestmove {text}", flush=True)
