@@ -18,6 +18,7 @@
 # that is short of GAMES, has an illegal move, or ends by time, forfeit or a crash counts as bad).
 # Exit 0 when every game is good, 1 otherwise, 2 on usage errors.
 #
+# PONDER=true lets the engines ponder (off by default, see below).
 # Starts: XBoard draws a Chess960 start for every game; with POSITIONS=FILE (one FEN per line)
 # the games start from the file's positions instead, each played twice with colours reversed.
 #
@@ -74,7 +75,11 @@ if [ -n "${POSITIONS:-}" ]; then
 fi
 
 # HOME points into OUT so that no settings file of the user is read or written.
+# Pondering is off unless PONDER=true: through uci2wb on a loaded machine, pondering games now and
+# then lost an engine's own last move from the position the adapter sent it (XBoard then forfeits
+# the engine's next move), a fault of the adapter's threads, not of the engines.
 HOME="$OUT" xvfb-run -a xboard -noGUI -variant fischerandom -mg "$GAMES" -tc "0:$SECS" -inc "$INC" "${START[@]}" \
+  -ponderNextMove "${PONDER:-false}" \
   -fcp "$FCP" -fd "$OUT" -scp "$SCP" -sd "$OUT" -sgf "$OUT/games.pgn" -xexit -autoCallFlag true \
   -saveSettingsOnExit false -debug -nameOfDebugFile "$OUT/debug.txt" > "$OUT/xboard.out" 2>&1 || true
 grep -h "final score" "$OUT/xboard.out" >&2 || true
