@@ -65,20 +65,26 @@ build() {
   touch "$dir/BUILT"
 }
 
-# The data file of a chunk: labelled positions, or quiet positions with game
-# results only when the row asks for no labels.
+# The data file of chunk $1: labelled positions, or quiet positions with game
+# results only when its row asks for no labels (label nodes, field 6, 0).
 chunk_file() {
-  local label_nodes="$2"
-  if [ "$label_nodes" = 0 ]; then echo "$D/chunks/$1/quiet.txt"; else echo "$D/chunks/$1/labelled.txt"; fi
+  if [ "$(row "$HERE/chunks.tsv" "$1" | cut -f6)" = 0 ]; then
+    echo "$D/chunks/$1/quiet.txt"
+  else
+    echo "$D/chunks/$1/labelled.txt"
+  fi
 }
+
+# The SHA-256 of a file, in hex.
+sha256() { sha256sum < "$1" | cut -c1-64; }
 
 make_chunk() {
   local id="$1" r engine seed games nodes label_nodes dfrc plies children positions sum c file got n
   r="$(row "$HERE/chunks.tsv" "$id")"
   [ -n "$r" ] || die "no chunk '$id' in chunks.tsv"
   IFS=$'\t' read -r _ engine seed games nodes label_nodes dfrc plies children positions sum <<<"$r"
-  file="$(chunk_file "$id" "$label_nodes")"
-  if [ "$sum" != - ] && [ -e "$file" ] && [ "$(sha256sum < "$file" | cut -c1-64)" = "$sum" ]; then
+  file="$(chunk_file "$id")"
+  if [ "$sum" != - ] && [ -e "$file" ] && [ "$(sha256 "$file")" = "$sum" ]; then
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
@@ -98,7 +104,7 @@ make_chunk() {
     python3 "$TOOLS/label.py" "$c/quiet.txt" "$c/labelled.txt.tmp" --engine "$e/chess960" --nodes "$label_nodes"
     mv "$c/labelled.txt.tmp" "$c/labelled.txt"
   fi
-  got="$(sha256sum < "$file" | cut -c1-64)"
+  got="$(sha256 "$file")"
   n="$(wc -l < "$file")"
   if [ "$sum" = - ]; then
     # A new chunk: its count and checksum go into its row, under a lock, so
@@ -127,14 +133,14 @@ train() {
   build "$tuner"
   for id in ${chunks//,/ }; do
     make_chunk "$id"
-    files+=("$(chunk_file "$id" "$(row "$HERE/chunks.tsv" "$id" | cut -f6)")")
+    files+=("$(chunk_file "$id")")
   done
   mkdir -p "$D/nets"
   cat "${files[@]}" > "$D/nets/train.txt"
   stamp "training $net on $(wc -l < "$D/nets/train.txt") positions of chunks $chunks"
   # shellcheck disable=SC2086 # the recorded arguments are words
   "$D/engines/$tuner/tune" nnue "$D/nets/train.txt" --out "$D/nets/net.bin" $args
-  got="$(sha256sum < "$D/nets/net.bin" | cut -c1-64)"
+  got="$(sha256 "$D/nets/net.bin")"
   if [ "$sum" = - ]; then
     mkdir -p "$(dirname "$ROOT/$net")"
     cp "$D/nets/net.bin" "$ROOT/$net"
@@ -164,19 +170,16 @@ case "$CMD" in
   check)
     bad=0
     for id in $(ids); do
-      IFS=$'\t' read -r _ _ _ _ _ label_nodes _ _ _ _ sum <<<"$(row "$HERE/chunks.tsv" "$id")"
-      file="$(chunk_file "$id" "$label_nodes")"
+      sum="$(row "$HERE/chunks.tsv" "$id" | cut -f11)"
+      file="$(chunk_file "$id")"
       if [ ! -e "$file" ]; then echo "chunk $id: missing"
-      elif [ "$(sha256sum < "$file" | cut -c1-64)" = "$sum" ]; then echo "chunk $id: ok"
+      elif [ "$(sha256 "$file")" = "$sum" ]; then echo "chunk $id: ok"
       else echo "chunk $id: checksum differs"; bad=1; fi
     done
     exit "$bad"
     ;;
   files)
-    for id in ${*:-$(ids)}; do
-      IFS=$'\t' read -r _ _ _ _ _ label_nodes _ _ _ _ _ <<<"$(row "$HERE/chunks.tsv" "$id")"
-      chunk_file "$id" "$label_nodes"
-    done
+    for id in ${*:-$(ids)}; do chunk_file "$id"; done
     ;;
   *)
     die "unknown command '$CMD' (build, make, check, files or train)"
