@@ -201,8 +201,8 @@ struct Front {
     searches: VecDeque<Search>,
     /// The engine's `bestmove` for a pondering or infinite search the GUI
     /// has not ended: UCI has such a search answer only after `stop` or
-    /// `ponderhit`, and a GUI (XBoard's uci2wb) takes an early answer for
-    /// the move of its next search. Given to the GUI when it ends the search.
+    /// `ponderhit` (uci2wb reports an early answer as a UCI violation).
+    /// Given to the GUI when it ends the search.
     early_answer: Option<String>,
     ready_pending: usize,
     ready_deadline: Option<Instant>,
@@ -435,13 +435,17 @@ impl Front {
         self.give_early_answer();
     }
 
+    /// Whether the oldest search is one only the GUI ends (pondering or
+    /// infinite): the search the engine's next `bestmove` answers.
+    fn front_is_open(&self) -> bool {
+        self.searches
+            .front()
+            .is_some_and(|s| s.go.ponder || s.go.infinite)
+    }
+
     /// An answer held back for a search the GUI has now ended, to the GUI.
     fn give_early_answer(&mut self) {
-        let open = self
-            .searches
-            .front()
-            .is_some_and(|s| s.go.ponder || s.go.infinite);
-        if !open {
+        if !self.front_is_open() {
             if let Some(line) = self.early_answer.take() {
                 self.on_bestmove(&line);
             }
@@ -646,11 +650,7 @@ impl Front {
     }
 
     fn on_bestmove(&mut self, line: &str) {
-        if self
-            .searches
-            .front()
-            .is_some_and(|s| s.go.ponder || s.go.infinite)
-        {
+        if self.front_is_open() {
             self.early_answer = Some(line.to_owned());
             return;
         }
