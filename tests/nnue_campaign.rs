@@ -9,7 +9,7 @@
 mod support;
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use chess960::eval::nnue::Network;
@@ -31,6 +31,11 @@ fn rows(file: &str) -> Vec<Vec<String>> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| l.split('\t').map(str::to_owned).collect())
         .collect()
+}
+
+/// The first field of every row of a TSV recipe: its names.
+fn names(file: &str) -> HashSet<String> {
+    rows(file).into_iter().map(|r| r[0].clone()).collect()
 }
 
 /// The weight pairs of a weights.rs file, by group name, in file order.
@@ -160,10 +165,7 @@ fn every_engine_names_what_builds_it() {
 
 #[test]
 fn every_chunk_has_a_complete_recipe_and_a_checksum() {
-    let engines: HashSet<String> = rows("lineage.tsv")
-        .into_iter()
-        .map(|r| r[0].clone())
-        .collect();
+    let engines = names("lineage.tsv");
     let mut ids = HashSet::new();
     let mut seeds = HashSet::new();
     for r in rows("chunks.tsv") {
@@ -212,7 +214,7 @@ fn fitted_generations_keep_the_frozen_groups_of_the_root() {
         if r[2] == "root" {
             continue;
         }
-        let text = std::fs::read_to_string(Path::new(&repo()).join(&r[2])).unwrap();
+        let text = std::fs::read_to_string(repo().join(&r[2])).unwrap();
         let fitted = groups(&text);
         assert_eq!(fitted.len(), root.len(), "{}: same groups", r[0]);
         for ((name, old), (_, new)) in root.iter().zip(&fitted) {
@@ -233,14 +235,8 @@ fn fitted_generations_keep_the_frozen_groups_of_the_root() {
 #[test]
 fn every_network_is_the_one_its_recipe_made() {
     use sha2::{Digest, Sha256};
-    let engines: HashSet<String> = rows("lineage.tsv")
-        .into_iter()
-        .map(|r| r[0].clone())
-        .collect();
-    let chunks: HashSet<String> = rows("chunks.tsv")
-        .into_iter()
-        .map(|r| r[0].clone())
-        .collect();
+    let engines = names("lineage.tsv");
+    let chunks = names("chunks.tsv");
     let nets = rows("nets.tsv");
     let mut named = HashSet::new();
     for r in &nets {

@@ -20,8 +20,7 @@ Modes:
   ok       none of the above (king-takes-rook, reads everything)
 
 In every other mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`,
-as UCI asks: these engines fail only in the ways above (an early answer to a ponder search once
-made an XBoard adapter take it for the engine's move).
+as UCI asks: these engines fail only in the ways above.
 """
 
 import random
