@@ -300,6 +300,21 @@ impl Engine {
             .clear();
     }
 
+    /// Set a tunable search number of a `tune` build (see
+    /// `crate::search::params`); only between searches, which the UCI
+    /// layer ensures (it refuses options while busy).
+    ///
+    /// # Errors
+    /// An unknown name, or a value outside the number's range.
+    #[cfg(feature = "tune")]
+    pub fn set_search_param(&mut self, name: &str, value: i32) -> Result<(), String> {
+        self.wait();
+        crate::search::params::tunable(name)
+            .ok_or_else(|| format!("unknown search number '{name}'"))?
+            .set(value)
+            .map_err(|e| format!("option {name}: {e}"))
+    }
+
     /// True while a search or perft runs in the background and has not
     /// reached its final output yet.
     pub fn is_busy(&self) -> bool {

@@ -218,6 +218,13 @@ impl Session {
                 }
             }
             Change::ClearHash => self.engine.clear_hash(),
+            #[cfg(feature = "tune")]
+            Change::SearchParam(name, value) => {
+                if let Err(e) = self.engine.set_search_param(name, *value) {
+                    self.error(&e);
+                    return;
+                }
+            }
             Change::DebugLogFile(path) => {
                 if let Err(e) = self.out.set_log_file(path) {
                     self.error(&format!("cannot open debug log file '{path}': {e}"));

@@ -58,6 +58,10 @@ pub enum Id {
     LimitStrength,
     /// `UCI_Elo`.
     Elo,
+    /// A search number of a `tune` build (named as in
+    /// `crate::search::params::TUNABLE`).
+    #[cfg(feature = "tune")]
+    SearchParam,
 }
 
 /// One option: everything the engine says or checks about it.
@@ -344,6 +348,9 @@ pub enum Change {
     LimitStrength(bool),
     /// Level of the strength limit.
     Elo(i64),
+    /// A search number of a `tune` build: its name and new value.
+    #[cfg(feature = "tune")]
+    SearchParam(&'static str, i32),
 }
 
 /// Read a `setoption` (names are case-insensitive, as the UCI spec says).
@@ -352,8 +359,7 @@ pub enum Change {
 /// Unknown option, missing or malformed value, value out of range.
 pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
     let name = name.trim();
-    let spec = TABLE
-        .iter()
+    let spec = all_specs()
         .find(|s| s.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| format!("unknown option '{name}'"))?;
     let value = spec.read(value)?;
@@ -370,6 +376,8 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
         (Id::DebugLogFile, Value::Text(path)) => Change::DebugLogFile(path),
         (Id::LimitStrength, Value::Bool(b)) => Change::LimitStrength(b),
         (Id::Elo, Value::Int(n)) => Change::Elo(n),
+        #[cfg(feature = "tune")]
+        (Id::SearchParam, Value::Int(n)) => Change::SearchParam(spec.name, n as i32),
         (id, _) => unreachable!("option {id:?} read as another kind"),
     })
 }
@@ -389,13 +397,44 @@ impl Options {
             Change::DebugLogFile(p) => self.debug_log_file = p.clone(),
             Change::LimitStrength(b) => self.limit_strength = *b,
             Change::Elo(n) => self.elo = *n,
+            // Held by the search itself (see `crate::search::params`).
+            #[cfg(feature = "tune")]
+            Change::SearchParam(..) => {}
         }
     }
 }
 
 /// The `option` lines sent after `uci`.
 pub fn declarations() -> Vec<String> {
-    TABLE.iter().map(Spec::declaration).collect()
+    all_specs().map(|s| s.declaration()).collect()
+}
+
+/// [`TABLE`], and in a `tune` build one spin option per tunable search
+/// number after it.
+fn all_specs() -> impl Iterator<Item = Spec> {
+    let tunables = {
+        #[cfg(feature = "tune")]
+        {
+            crate::search::params::TUNABLE.iter().map(|&(name, p)| {
+                let (min, max) = p.range();
+                Spec {
+                    id: Id::SearchParam,
+                    name,
+                    kind: Kind::Spin {
+                        default: i64::from(p.default_value()),
+                        min: i64::from(min),
+                        max: i64::from(max),
+                    },
+                    what: "a search number (tune build only)",
+                }
+            })
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            std::iter::empty()
+        }
+    };
+    TABLE.iter().copied().chain(tunables)
 }
 
 #[cfg(test)]
@@ -405,7 +444,8 @@ mod tests {
     #[test]
     fn declarations_are_well_formed() {
         let lines = declarations();
-        assert_eq!(lines.len(), TABLE.len());
+        assert_eq!(lines.len(), all_specs().count());
+        assert!(lines.len() >= TABLE.len());
         assert!(lines
             .iter()
             .any(|l| l == "option name UCI_Chess960 type check default false"));
@@ -449,6 +489,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tune_build_declares_and_reads_the_search_numbers() {
+        let lines = declarations();
+        for (name, p) in crate::search::params::TUNABLE {
+            let d = p.default_value();
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l
+                        .starts_with(&format!("option name {name} type spin default {d} min "))),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            parse_change("rfp_margin_per_depth", Some("85")),
+            Ok(Change::SearchParam("RFP_MARGIN_PER_DEPTH", 85))
+        );
+        assert!(parse_change("RFP_MARGIN_PER_DEPTH", Some("100000"))
+            .unwrap_err()
+            .contains("range"));
     }
 
     #[test]

@@ -165,8 +165,9 @@ impl Worker<'_> {
 
         if !pv_node && !in_check && skip.is_none() {
             // Reverse futility: far above beta with little depth left.
-            let margin = RFP_MARGIN_PER_DEPTH * depth - if improving { RFP_IMPROVING } else { 0 };
-            if depth <= RFP_MAX_DEPTH && eval - margin >= beta && beta.abs() < MATE_BOUND {
+            let margin = RFP_MARGIN_PER_DEPTH.get() * depth
+                - if improving { RFP_IMPROVING.get() } else { 0 };
+            if depth <= RFP_MAX_DEPTH.get() && eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return eval;
             }
             // Null move: give the opponent a free move; if we still beat
@@ -178,9 +179,9 @@ impl Worker<'_> {
                 && beta.abs() < MATE_BOUND
             {
                 if let Ok(null) = pos.clone().swap_turn() {
-                    let r = NMP_BASE_REDUCTION
-                        + depth / NMP_DEPTH_DIVISOR
-                        + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
+                    let r = NMP_BASE_REDUCTION.get()
+                        + depth / NMP_DEPTH_DIVISOR.get()
+                        + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_MAX_EVAL_REDUCTION);
                     self.keys.push(hash(&null));
                     self.played[ply + 1] = None;
                     self.eval.push_null(ply);
@@ -216,7 +217,7 @@ impl Worker<'_> {
                 && from_tt(e.score, ply).abs() < MATE_BOUND
         }) {
             let tt_score = from_tt(e.score, ply);
-            let singular_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH * depth;
+            let singular_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH.get() * depth;
             let tt_m = moves.iter().copied().find(|&m| pack_move(m) == e.mv);
             if let Some(tt_m) = tt_m {
                 self.singular_skip[ply] = Some(tt_m);
@@ -255,9 +256,10 @@ impl Worker<'_> {
         let mut captures_tried = MoveList::new();
         let futile = !pv_node
             && !in_check
-            && depth <= FUTILITY_MAX_DEPTH
-            && eval + FUTILITY_MARGIN_PER_DEPTH * depth <= alpha;
-        let lmp_limit = LMP_BASE + (depth * depth) as usize / if improving { 1 } else { 2 };
+            && depth <= FUTILITY_MAX_DEPTH.get()
+            && eval + FUTILITY_MARGIN_PER_DEPTH.get() * depth <= alpha;
+        let lmp_limit =
+            LMP_BASE.get() as usize + (depth * depth) as usize / if improving { 1 } else { 2 };
 
         for i in 0..order.len() {
             let m = pick_next(order, &mut scores, i);
@@ -278,14 +280,14 @@ impl Worker<'_> {
                 // score is its history score.
                 if !pv_node
                     && depth <= LATE_PRUNE_MAX_DEPTH
-                    && scores[i] < HISTORY_PRUNE_PER_DEPTH * depth
+                    && scores[i] < HISTORY_PRUNE_PER_DEPTH.get() * depth
                 {
                     continue;
                 }
                 // A quiet move that hangs material near the leaves.
                 if !pv_node
                     && depth <= SEE_QUIET_MAX_DEPTH
-                    && see(pos, m) < SEE_QUIET_PER_DEPTH * depth
+                    && see(pos, m) < SEE_QUIET_PER_DEPTH.get() * depth
                 {
                     continue;
                 }
@@ -297,7 +299,7 @@ impl Worker<'_> {
                 && scores[i] < 0
             {
                 // Losing capture near the leaves.
-                if see(pos, m) < SEE_CAPTURE_PER_DEPTH * depth {
+                if see(pos, m) < SEE_CAPTURE_PER_DEPTH.get() * depth {
                     continue;
                 }
             }
@@ -320,7 +322,7 @@ impl Worker<'_> {
                 if scores[i] >= ORDER_COUNTER {
                     r -= 1;
                 }
-                r -= self.heur.quiet_score(pos.turn(), m, ctx) / LMR_HISTORY_DIVISOR;
+                r -= self.heur.quiet_score(pos.turn(), m, ctx) / LMR_HISTORY_DIVISOR.get();
                 r = r.clamp(0, depth - 2);
             }
             let extension = i32::from(singular == Some(m));

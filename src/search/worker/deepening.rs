@@ -122,7 +122,7 @@ impl<'a> Worker<'a> {
         if depth < ASPIRATION_MIN_DEPTH || prev.abs() >= MATE_BOUND {
             return self.root_search(depth, -INFINITY, INFINITY);
         }
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = ASPIRATION_DELTA.get();
         let mut alpha = (prev - delta).max(-INFINITY);
         let mut beta = (prev + delta).min(INFINITY);
         loop {

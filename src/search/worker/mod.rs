@@ -97,7 +97,9 @@ struct NodeResult {
 fn lmr(depth: i32, moves: usize) -> i32 {
     let d = (depth.max(1) as f64).ln();
     let m = (moves.max(1) as f64).ln();
-    (LMR_BASE + d * m / LMR_DIVISOR) as i32
+    let base = f64::from(LMR_BASE_CENTI.get()) / 100.0;
+    let divisor = f64::from(LMR_DIVISOR_CENTI.get()) / 100.0;
+    (base + d * m / divisor) as i32
 }
 
 fn hash(pos: &Chess) -> u64 {

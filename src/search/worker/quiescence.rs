@@ -81,7 +81,7 @@ impl Worker<'_> {
                 let gain = m
                     .capture()
                     .map_or(0, |r| crate::eval::PIECE_VALUE[r as usize - 1]);
-                if !m.is_promotion() && stand_pat + gain + QS_DELTA_MARGIN <= alpha {
+                if !m.is_promotion() && stand_pat + gain + QS_DELTA_MARGIN.get() <= alpha {
                     continue;
                 }
                 if see(pos, m) < 0 {
