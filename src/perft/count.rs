@@ -12,10 +12,12 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use shakmaty::{Chess, Move, Position};
 
-use super::key::Packer;
+use super::key::{Key, Packer};
+use super::leaf;
 use super::table::Table;
 
 /// Shared, read-only state of one counting run.
@@ -44,19 +46,23 @@ impl Walk<'_> {
                 pos.legal_moves().len() as u64
             };
         }
-        let Some(table) = self.table else {
+        let key = self.table.and_then(|_| self.packer.key(pos));
+        self.count_keyed(pos, depth, key.as_ref())
+    }
+
+    /// [`Walk::count`] for depth >= 2, with the key of `pos` already made
+    /// (`None`: no table, or a position the table cannot hold).
+    fn count_keyed(&self, pos: &Chess, depth: u32, key: Option<&Key>) -> u64 {
+        let (Some(table), Some(key)) = (self.table, key) else {
             return self.expand(pos, depth);
         };
-        let Some(key) = self.packer.key(pos) else {
-            return self.expand(pos, depth);
-        };
-        if let Some(nodes) = table.probe(&key, depth) {
+        if let Some(nodes) = table.probe(key, depth) {
             return nodes;
         }
         let nodes = self.expand(pos, depth);
         // A stopped run returns partial sums: never let them into the table.
         if !self.stop.load(Ordering::Relaxed) {
-            table.store(&key, depth, nodes);
+            table.store(key, depth, nodes);
         }
         nodes
     }
@@ -64,19 +70,40 @@ impl Walk<'_> {
     /// Count `pos` (depth >= 2) from its moves, without looking it up.
     fn expand(&self, pos: &Chess, depth: u32) -> u64 {
         if depth == 2 {
-            return count2(pos);
+            // The leaf cache goes with the table: `--hash 0` is the plain
+            // generator, the baseline the speed figures compare with.
+            return if self.table.is_some() {
+                leaf::count2(pos, self.packer)
+            } else {
+                count2(pos)
+            };
         }
         if self.stop.load(Ordering::Relaxed) {
             return 0;
         }
         let moves = pos.legal_moves();
-        let mut nodes = 0;
+        let Some(table) = self.table else {
+            return moves
+                .iter()
+                .map(|&m| self.count(&child(pos, m), depth - 1))
+                .sum();
+        };
+        // All children first, each child's bucket prefetched, then their
+        // lookups: the cache misses overlap instead of queueing (see
+        // `leaf` for the same at the last ply).
+        let mut children: ArrayVec<(Chess, Option<Key>), 256> = ArrayVec::new();
         for &m in &moves {
-            let mut c = pos.clone();
-            c.play_unchecked(m);
-            nodes += self.count(&c, depth - 1);
+            let c = child(pos, m);
+            let key = self.packer.key(&c);
+            if let Some(k) = &key {
+                table.prefetch(k, depth - 1);
+            }
+            children.push((c, key));
         }
-        nodes
+        children
+            .iter()
+            .map(|(c, key)| self.count_keyed(c, depth - 1, key.as_ref()))
+            .sum()
     }
 
     /// Like [`Walk::count`], but the first [`SPLIT_PLIES`] plies of large

@@ -16,13 +16,15 @@
 //!   the legal move list (engine in `count`);
 //! * a hash table of (position, depth) -> count for depths 2 and up, whose
 //!   keys are the complete position, so a hit can never be another
-//!   position (`key`, `table`);
+//!   position (`key`, `table`), and beside it each thread's small cache of
+//!   legal-move counts at the last ply, looked up in batches (`leaf`);
 //! * rayon threads over positions and the first plies; counts are sums of
 //!   exact parts, hence identical for every thread count and schedule.
 
 pub mod check;
 mod count;
 mod key;
+mod leaf;
 pub mod runner;
 pub mod shard;
 pub mod suite;
