@@ -226,36 +226,44 @@ const ALL_STARTS_D7: u64 = 2_854_198_413_886;
 /// Stockfish.)
 #[test]
 fn depth_7_table_is_the_merge_of_its_parts_and_sums_to_the_published_total() {
+    table_is_the_merge_of_its_parts(7, "d7-parts", 8, ALL_STARTS_D7);
+}
+
+/// The table `perft/chess960_startpos_d{depth}.tsv` has the 960 starts in
+/// our numbering's order with their Shredder-FENs, its counts sum to `sum`,
+/// and merging the `parts` reports in `perft/{dir}` gives exactly its rows.
+fn table_is_the_merge_of_its_parts(depth: u32, dir: &str, parts: usize, sum: u64) {
     let root = env!("CARGO_MANIFEST_DIR");
-    let table = std::fs::read_to_string(format!("{root}/perft/chess960_startpos_d7.tsv"))
-        .expect("read the depth-7 table");
+    let table = std::fs::read_to_string(format!("{root}/perft/chess960_startpos_d{depth}.tsv"))
+        .expect("read the table");
     let rows: Vec<Vec<&str>> = table
         .lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("sp\t"))
         .map(|l| l.split('\t').collect())
         .collect();
     assert_eq!(rows.len(), 960);
-    let mut sum = 0u64;
+    let mut total = 0u64;
     for (n, row) in rows.iter().enumerate() {
         assert_eq!(row[0], n.to_string());
         let ours = chess960::startpos::position(n as u32).expect("start position");
         assert_eq!(row[1], chess960::notation::shredder_fen(&ours), "row {n}");
-        sum += row[2].parse::<u64>().expect("count");
+        total += row[2].parse::<u64>().expect("count");
     }
-    assert_eq!(sum, ALL_STARTS_D7);
+    assert_eq!(total, sum);
 
-    let parts: Vec<String> = (1..=8)
-        .map(|k| format!("{root}/perft/d7-parts/part-{k}-of-8.json"))
+    let files: Vec<String> = (1..=parts)
+        .map(|k| format!("{root}/perft/{dir}/part-{k}-of-{parts}.json"))
         .collect();
     let mut args = vec!["perft-merge"];
-    args.extend(parts.iter().map(String::as_str));
+    args.extend(files.iter().map(String::as_str));
     let out = run(&args, Path::new(root));
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(last_line(&out), format!("Nodes searched: {ALL_STARTS_D7}"));
+    assert_eq!(last_line(&out), format!("Nodes searched: {sum}"));
     let merged = text(&out.stdout);
+    assert_eq!(merged.lines().count(), 960 + 2, "960 rows, a summary, the total");
     for (line, row) in merged.lines().zip(&rows) {
         assert!(
-            line.starts_with(&format!("{} depth 7 nodes {} ", row[0], row[2])),
+            line.starts_with(&format!("{} depth {depth} nodes {} ", row[0], row[2])),
             "{line}"
         );
     }
