@@ -55,12 +55,19 @@ fn setup(tag: &str, iterations: u32, own_openings: bool) -> PathBuf {
         "# name\tstart\tc_end\tr_end\nALPHA\t-\t4\t0.02\nBETA\t-\t8\t0.02\n",
     )
     .unwrap();
+    let openings = own_openings.then_some("open.epd");
+    ok(init(&dir, "st.json", "p.tsv", iterations, openings));
+    dir
+}
+
+/// `spsa.py init STATE` of `iterations` iterations of 16 pairs, seed 3.
+fn init(dir: &Path, state: &str, params: &str, iterations: u32, openings: Option<&str>) -> Output {
     let n = iterations.to_string();
     let mut args = vec![
         "init",
-        "st.json",
+        state,
         "--params",
-        "p.tsv",
+        params,
         "--iterations",
         &n,
         "--seed",
@@ -68,11 +75,10 @@ fn setup(tag: &str, iterations: u32, own_openings: bool) -> PathBuf {
         "--pairs",
         "16",
     ];
-    if own_openings {
-        args.extend_from_slice(&["--openings", "open.epd"]);
+    if let Some(file) = openings {
+        args.extend_from_slice(&["--openings", file]);
     }
-    ok(spsa(&dir, &args));
-    dir
+    spsa(dir, &args)
 }
 
 fn run(dir: &Path, state: &str, more: &[&str]) -> Output {
@@ -149,21 +155,7 @@ fn the_driver_refuses_what_would_spoil_a_run() {
         return;
     }
     let dir = setup("spsa-refuse", 5, true);
-    let out = spsa(
-        &dir,
-        &[
-            "init",
-            "st.json",
-            "--params",
-            "p.tsv",
-            "--iterations",
-            "5",
-            "--seed",
-            "1",
-            "--openings",
-            "open.epd",
-        ],
-    );
+    let out = init(&dir, "st.json", "p.tsv", 5, Some("open.epd"));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("st.json exists"));
 
@@ -174,21 +166,7 @@ fn the_driver_refuses_what_would_spoil_a_run() {
 
     std::fs::write(dir.join("open.epd"), "one\ntwo\n").unwrap();
     std::fs::write(dir.join("q.tsv"), "GAMMA\t-\t1\t0.002\n").unwrap();
-    ok(spsa(
-        &dir,
-        &[
-            "init",
-            "q.json",
-            "--params",
-            "q.tsv",
-            "--iterations",
-            "5",
-            "--seed",
-            "1",
-            "--openings",
-            "open.epd",
-        ],
-    ));
+    ok(init(&dir, "q.json", "q.tsv", 5, Some("open.epd")));
     let out = run(&dir, "q.json", &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no spin option GAMMA"));
