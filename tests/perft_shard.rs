@@ -260,7 +260,11 @@ fn table_is_the_merge_of_its_parts(depth: u32, dir: &str, parts: usize, sum: u64
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(last_line(&out), format!("Nodes searched: {sum}"));
     let merged = text(&out.stdout);
-    assert_eq!(merged.lines().count(), 960 + 2, "960 rows, a summary, the total");
+    assert_eq!(
+        merged.lines().count(),
+        960 + 2,
+        "960 rows, a summary, the total"
+    );
     for (line, row) in merged.lines().zip(&rows) {
         assert!(
             line.starts_with(&format!("{} depth {depth} nodes {} ", row[0], row[2])),
