@@ -287,7 +287,9 @@ fn depth_8_table_is_the_merge_of_its_parts_and_sums_to_the_published_total() {
     let table = std::fs::read_to_string(format!("{root}/perft/chess960_startpos_d8.tsv"))
         .expect("read the table");
     assert!(
-        table.lines().any(|l| l.starts_with("518\trnbqkbnr/") && l.ends_with("\t84998978956")),
+        table
+            .lines()
+            .any(|l| l.starts_with("518\trnbqkbnr/") && l.ends_with("\t84998978956")),
         "row 518 is not the standard perft 8"
     );
 }

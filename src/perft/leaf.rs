@@ -58,17 +58,7 @@ impl LeafCache {
 
     #[inline]
     fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let line = self.entries[i].as_ptr().cast::<i8>();
-            // SAFETY: SSE is part of every x86_64 CPU, and a prefetch is a
-            // hint that reads nothing and cannot fault (the address is an
-            // entry of our own vector anyway).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        super::table::prefetch(&self.entries[i]);
     }
 
     #[inline]

@@ -109,6 +109,22 @@ impl ZeroedBuckets {
     }
 }
 
+/// Ask the CPU to bring the cache line of `item` closer: a hint, which
+/// reads nothing, changes no result and does nothing on other targets.
+#[inline]
+pub(crate) fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let line = std::ptr::from_ref(item).cast::<i8>();
+        // SAFETY: SSE is part of every x86_64 CPU, and a prefetch cannot
+        // fault (the address is a live reference anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 /// Size of an x86-64 (and common AArch64) huge page.
 const HUGE_PAGE: usize = 2 << 20;
 
@@ -197,16 +213,7 @@ impl Table {
     /// [`Table::probe`]: a hint, which changes no result.
     #[inline]
     pub fn prefetch(&self, key: &Key, depth: u32) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let line = std::ptr::from_ref(self.bucket(key, depth)).cast::<i8>();
-            // SAFETY: SSE is part of every x86_64 CPU, and a prefetch reads
-            // nothing and cannot fault (the address is one of our buckets).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (key, depth);
+        prefetch(self.bucket(key, depth));
     }
 
     /// The stored count of (`key`, `depth`), if present.
