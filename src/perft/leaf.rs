@@ -23,6 +23,7 @@ use std::cell::RefCell;
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Position};
 
+use super::count::child;
 use super::key::{Key, Packer, STATE_BITS};
 
 /// Size of each thread's cache. Measured on depth 7 of a start position:
@@ -104,8 +105,7 @@ fn count2_with(pos: &Chess, packer: Packer, cache: &mut LeafCache) -> u64 {
     // First every child and its entry's address, prefetched ...
     let mut children: ArrayVec<(Chess, Option<(Key, usize)>), 256> = ArrayVec::new();
     for &m in &moves {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
+        let child = child(pos, m);
         let at = packer.key(&child).map(|key| {
             let i = LeafCache::index(&key);
             cache.prefetch(i);

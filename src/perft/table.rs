@@ -79,25 +79,26 @@ impl ZeroedBuckets {
     fn new(len: usize) -> Option<ZeroedBuckets> {
         let bytes = len.checked_mul(BUCKET_BYTES)?;
         // Large tables are aligned to a huge page and offered to the kernel
-        // for them (see `advise_huge_pages`); the slack is part of the block.
-        let (align, slack) = if bytes >= HUGE_PAGE {
-            (HUGE_PAGE, HUGE_PAGE)
+        // for them (see `advise_huge_pages`); one alignment's worth of slack
+        // is allocated beyond the table to align inside.
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
         } else {
-            (BUCKET_BYTES, BUCKET_BYTES)
+            BUCKET_BYTES
         };
-        let size = bytes.checked_add(slack)?;
+        let size = bytes.checked_add(align)?;
         let layout = std::alloc::Layout::from_size_align(size, 8).ok()?;
         // SAFETY: `layout` has a non-zero size.
         let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
         let offset = base.as_ptr().align_offset(align);
-        if offset >= slack {
+        if offset >= align {
             // SAFETY: allocated just above with this layout.
             unsafe { std::alloc::dealloc(base.as_ptr(), layout) };
             return None;
         }
         if align == HUGE_PAGE {
             // SAFETY: `base + offset` and the `len * 64` bytes after it lie
-            // inside the allocation (offset < slack).
+            // inside the allocation (offset < align, the slack).
             advise_huge_pages(unsafe { base.as_ptr().add(offset) }, bytes);
         }
         Some(ZeroedBuckets {
@@ -149,11 +150,11 @@ impl std::ops::Deref for ZeroedBuckets {
 
     fn deref(&self) -> &[Bucket] {
         // SAFETY: `base + offset` is 64-byte aligned and followed by at
-        // least `len * 64` bytes of the allocation (offset < slack, and the
-        // slack was allocated beyond `len * 64` bytes). The bytes are zero
-        // or were written as atomics through this slice, and all-zero bytes
-        // are a valid `Bucket` (`AtomicU64` has the representation of
-        // `u64`). The allocation lives as long as `self`.
+        // least `len * 64` bytes of the allocation (offset < the alignment,
+        // which was allocated as slack beyond `len * 64` bytes). The bytes
+        // are zero or were written as atomics through this slice, and
+        // all-zero bytes are a valid `Bucket` (`AtomicU64` has the
+        // representation of `u64`). The allocation lives as long as `self`.
         unsafe {
             std::slice::from_raw_parts(
                 self.base.as_ptr().add(self.offset).cast::<Bucket>(),
