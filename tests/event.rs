@@ -24,19 +24,6 @@ fn fails_with(args: &[&str], code: i32) -> String {
     err
 }
 
-fn python3() -> bool {
-    let present = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    support::tool_present(
-        present,
-        "python3",
-        "CHESS960_REQUIRE_PYTHON3",
-        "apt-get install python3",
-    )
-}
-
 fn run_python(program: &str) -> String {
     let out = Command::new("python3")
         .arg("-c")
@@ -91,7 +78,7 @@ fn the_documented_example_recomputes_in_python_and_in_the_program() {
     );
     assert_eq!(ours, printed, "docs/event.md's printed output");
     assert!(printed.contains(COMMITMENT));
-    if python3() {
+    if support::python3_present() {
         assert_eq!(
             run_python(&program),
             printed,
@@ -102,7 +89,7 @@ fn the_documented_example_recomputes_in_python_and_in_the_program() {
 
 #[test]
 fn python_hashlib_and_the_program_agree_on_many_rounds() {
-    if !python3() {
+    if !support::python3_present() {
         return;
     }
     // Secrets with multi-byte UTF-8 characters check the encoding rule.

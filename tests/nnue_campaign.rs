@@ -75,12 +75,7 @@ const HAND_SET: [&str; 5] = [
 
 #[test]
 fn the_root_has_no_fitted_weight_and_a_silent_network() {
-    if !support::tool_present(
-        support::python_imports("sys"),
-        "python3",
-        "CHESS960_REQUIRE_PYTHON3",
-        "apt-get install python3",
-    ) {
+    if !support::python3_present() {
         return;
     }
     let dir = support::temp_dir("campaign-root");

@@ -16,15 +16,6 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn python() -> bool {
-    support::tool_present(
-        support::python_imports("json"),
-        "python3",
-        "CHESS960_REQUIRE_PYTHON3",
-        "apt-get install python3",
-    )
-}
-
 fn spsa(dir: &Path, args: &[&str]) -> Output {
     Command::new("python3")
         .arg(repo().join("tools/tune/spsa/spsa.py"))
@@ -111,7 +102,7 @@ fn value(state: &str, name: &str) -> f64 {
 
 #[test]
 fn spsa_moves_the_numbers_towards_the_optimum() {
-    if !python() {
+    if !support::python3_present() {
         return;
     }
     let dir = setup("spsa-converge", 60, false);
@@ -132,7 +123,7 @@ fn spsa_moves_the_numbers_towards_the_optimum() {
 
 #[test]
 fn a_run_resumed_from_its_state_ends_where_one_run_does() {
-    if !python() {
+    if !support::python3_present() {
         return;
     }
     let dir = setup("spsa-resume", 30, true);
@@ -151,7 +142,7 @@ fn a_run_resumed_from_its_state_ends_where_one_run_does() {
 
 #[test]
 fn the_driver_refuses_what_would_spoil_a_run() {
-    if !python() {
+    if !support::python3_present() {
         return;
     }
     let dir = setup("spsa-refuse", 5, true);

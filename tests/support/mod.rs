@@ -60,6 +60,17 @@ pub fn temp_dir(tag: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Whether `python3` runs (see [`tool_present`]: CI sets
+/// `CHESS960_REQUIRE_PYTHON3`, so there a missing one fails the test).
+pub fn python3_present() -> bool {
+    tool_present(
+        python_imports("sys"),
+        "python3",
+        "CHESS960_REQUIRE_PYTHON3",
+        "apt-get install python3",
+    )
+}
+
 /// Whether `python3` can import `modules` (as in `import chess.pgn`).
 pub fn python_imports(modules: &str) -> bool {
     Command::new("python3")
