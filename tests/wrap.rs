@@ -21,6 +21,13 @@ const FAULTY: &str = concat!(
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/wrap_games.py");
 const STOCKFISH: &str = "/usr/games/stockfish";
 
+/// `chess960 wrap` in front of the test engine in the mode `args` names.
+fn wrapped_faulty(args: &[&str]) -> Engine {
+    let mut argv = vec!["wrap", "--", "python3", FAULTY];
+    argv.extend_from_slice(args);
+    Engine::start_with(&argv, None, Duration::from_secs(60))
+}
+
 fn python_chess() -> bool {
     tool_present(
         python_imports("chess.engine"),
@@ -122,11 +129,7 @@ fn the_arena_dialect_is_spoken_upstream() {
     if !python_chess() {
         return;
     }
-    let mut e = Engine::start_with(
-        &["wrap", "--", "python3", FAULTY, "ok"],
-        None,
-        Duration::from_secs(60),
-    );
+    let mut e = wrapped_faulty(&["ok"]);
     e.send("uci");
     let lines = e.expect("uciok", REPLY);
     assert!(lines.contains(&"id name faulty-ok".to_owned()), "{lines:?}");
@@ -211,11 +214,7 @@ fn a_slow_restart_does_not_hold_up_the_gui() {
     let marker = std::env::temp_dir().join(format!("chess960-slow-{}", std::process::id()));
     let _ = std::fs::remove_file(&marker);
     let marker_arg = marker.to_string_lossy().into_owned();
-    let mut e = Engine::start_with(
-        &["wrap", "--", "python3", FAULTY, "slow", &marker_arg],
-        None,
-        Duration::from_secs(60),
-    );
+    let mut e = wrapped_faulty(&["slow", &marker_arg]);
     e.send("uci");
     e.expect("uciok", REPLY);
     let mut moves: Vec<String> = Vec::new();
@@ -267,11 +266,7 @@ fn an_early_answer_to_ponder_or_infinite_waits_for_the_gui() {
     if !python_chess() {
         return;
     }
-    let mut e = Engine::start_with(
-        &["wrap", "--", "python3", FAULTY, "early"],
-        None,
-        Duration::from_secs(60),
-    );
+    let mut e = wrapped_faulty(&["early"]);
     e.send("uci");
     e.expect("uciok", REPLY);
     e.send("isready");
