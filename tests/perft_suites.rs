@@ -420,6 +420,24 @@ fn dfrc_list_matches_numbering_and_counts() {
     assert_eq!(mismatches(&all_cores(), &jobs), Vec::<String>::new());
 }
 
+/// A run of a few seconds with a large table is not announced as a long
+/// one: the estimate is not misled by the system mapping the table's pages
+/// during the first probes (it once announced hours for this run).
+#[test]
+fn cli_does_not_warn_before_a_short_run_with_a_large_table() {
+    let out = bin()
+        .args(["perft", "7", "--idn", "518", "--hash", "512"])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Nodes searched: 3195901860\n"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("warning"), "{err}");
+}
+
 /// A run that would take far more than a minute says so at once, with an
 /// estimate, before counting (it is then killed here); a table that cannot
 /// be allocated is named in plain words and the count goes on without it.

@@ -534,43 +534,62 @@ pub(super) fn count_moves(
 /// Runs longer than this get a warning with an estimate first.
 const LONG_RUN: Duration = Duration::from_secs(60);
 /// Longest shallow count run to estimate a deep one.
-const PROBE_TIME: Duration = Duration::from_millis(300);
+const PROBE_TIME: Duration = Duration::from_millis(500);
+
+/// From this depth on, the table is mapped before the probes: their
+/// depth-4 count alone stores to nearly every (huge) page of any table of
+/// ordinary size, so mapping it first adds nothing; shallower runs, which
+/// touch only a few pages, are not made to map all of them.
+const TOUCH_FROM_DEPTH: u32 = 5;
 
 /// Warn on stderr, with an estimate, when counting `pos` to `depth` will
-/// likely take more than [`LONG_RUN`]: the counts of shallower depths
-/// (while they take under [`PROBE_TIME`]) give the branching factor and
-/// the speed; the estimate extrapolates both.
+/// likely take more than [`LONG_RUN`]. Shallower counts, while they stay
+/// short ([`PROBE_TIME`]), give the branching factor and the speed.
+///
+/// The speed is the best leaves-per-second any probe reached, not the
+/// average over all of them: the first probes are too small to keep the
+/// threads busy, a busy machine only ever makes a probe slower, and with
+/// a table a deeper count is faster per leaf (more transpositions), so the
+/// fastest probe, in practice the deepest, is the one closest to the run.
+/// The table is mapped into memory first ([`TOUCH_FROM_DEPTH`]), so that
+/// no probe times the system zeroing its pages (a cost the run pays
+/// anyway, once); a probe that did would make a minute's run read as hours.
 fn warn_if_long(engine: &Perft, pos: &Chess, depth: u32) {
+    if depth < 3 {
+        return;
+    }
+    if depth >= TOUCH_FROM_DEPTH {
+        engine.touch_table();
+    }
     let never = AtomicBool::new(false);
-    let start = Instant::now();
-    let mut last = (0u32, 1u64);
-    let mut before = 1u64;
+    // Leaves at the deepest probe so far (`probed` plies) and one ply above.
+    let (mut before, mut last, mut probed) = (1u64, 1u64, 0u32);
+    let mut best_rate = 0.0f64;
     for d in 1..depth {
         let t = Instant::now();
         let Some(n) = engine.count(pos, d, &never) else {
             return;
         };
-        before = last.1;
-        last = (d, n);
-        // Stop before a probe that would itself take long: the next one
-        // costs about this one's time times the branching factor.
-        let next = t.elapsed().as_secs_f64() * (n as f64 / before.max(1) as f64);
-        if next > PROBE_TIME.as_secs_f64() {
+        if n == 0 {
+            return;
+        }
+        (before, last, probed) = (last, n, d);
+        best_rate = best_rate.max(rate(n, t.elapsed()));
+        let next = n as f64 * (n as f64 / before as f64);
+        if best_rate <= 0.0 || next / best_rate > PROBE_TIME.as_secs_f64() {
             break;
         }
     }
-    let (d, n) = last;
-    if d + 1 >= depth || n == 0 {
+    if best_rate <= 0.0 {
         return;
     }
-    let branching = (n as f64 / before.max(1) as f64).max(1.0);
-    let nodes = n as f64 * branching.powi((depth - d) as i32);
-    let speed = rate(n, start.elapsed()).max(1.0);
-    let seconds = nodes / speed;
+    let branching = (last as f64 / before as f64).max(1.0);
+    let nodes = last as f64 * branching.powi((depth - probed) as i32);
+    let seconds = nodes / best_rate;
     if seconds > LONG_RUN.as_secs_f64() {
         eprintln!(
-            "warning: perft {depth} will count about {nodes:.1e} nodes; at about {speed:.1e} nodes/s \
-             that takes about {} (Ctrl-C stops it)",
+            "warning: perft {depth} will count about {nodes:.1e} nodes; at about {best_rate:.1e} \
+             nodes/s that takes about {} (Ctrl-C stops it)",
             human_duration(seconds)
         );
     }

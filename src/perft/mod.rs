@@ -117,6 +117,14 @@ impl Perft {
         }
     }
 
+    /// Map the whole hash table into memory now (see [`Table::touch`]), so
+    /// that the next counts are timed without the system's page faults.
+    pub fn touch_table(&self) {
+        if let Some(table) = &self.table {
+            table.touch();
+        }
+    }
+
     /// Size of the hash table in bytes (0 without one).
     pub fn hash_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, Table::bytes)
