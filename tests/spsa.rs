@@ -119,6 +119,14 @@ fn spsa_moves_the_numbers_towards_the_optimum() {
     assert!(dir.join("work/c960.epd").exists());
     assert!(!state.contains("\"openings_sha256\": null"), "{state}");
     assert!(state.contains("\"bench\": 4242"), "{state}");
+    // `show` prints where the run stands and each number's setting.
+    let shown = ok(spsa(&dir, &["show", "st.json"]));
+    assert!(
+        shown.starts_with("iteration 60 of 60, 1920 games\n"),
+        "{shown}"
+    );
+    let alpha_line = format!("ALPHA\t{alpha:.2}\t(integer setting {})", alpha.round());
+    assert!(shown.contains(&alpha_line), "{shown}");
 }
 
 #[test]

@@ -331,7 +331,8 @@ def main():
     s = sub.add_parser("show")
     s.add_argument("state")
     args = ap.parse_args()
-    if getattr(args, "iterations", 1) is not None and args.iterations < 1:
+    iterations = getattr(args, "iterations", None)  # `show` has none
+    if iterations is not None and iterations < 1:
         die("--iterations must be at least 1", 2)
     {"init": cmd_init, "run": cmd_run, "show": cmd_show}[args.cmd](args)
 
