@@ -23,7 +23,6 @@ use std::cell::RefCell;
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Position};
 
-use super::count::child;
 use super::key::{Key, Packer, STATE_BITS};
 
 /// Size of each thread's cache. Measured on depth 7 of a start position:
@@ -33,7 +32,11 @@ pub(crate) const LEAF_CACHE_BYTES: usize = 4 << 20;
 
 /// One entry: the key's three board words, then its state with the count
 /// above it. An all-zero entry is empty: no position has an empty board.
-type Entry = [u64; 4];
+/// Aligned to its size, so that no entry straddles two cache lines (one
+/// prefetch brings the whole entry).
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Entry([u64; 4]);
 
 const ENTRIES: usize = LEAF_CACHE_BYTES / std::mem::size_of::<Entry>();
 const STATE_MASK: u64 = (1 << STATE_BITS) - 1;
@@ -47,7 +50,7 @@ struct LeafCache {
 impl LeafCache {
     fn new() -> LeafCache {
         LeafCache {
-            entries: vec![[0; 4]; ENTRIES],
+            entries: vec![Entry([0; 4]); ENTRIES],
         }
     }
 
@@ -64,7 +67,7 @@ impl LeafCache {
 
     #[inline]
     fn get(&self, i: usize, key: &Key) -> Option<u64> {
-        let e = &self.entries[i];
+        let e = &self.entries[i].0;
         (e[0] == key.occ
             && e[1] == key.colors_roles
             && e[2] == key.roles
@@ -74,12 +77,12 @@ impl LeafCache {
 
     #[inline]
     fn put(&mut self, i: usize, key: &Key, count: u64) {
-        self.entries[i] = [
+        self.entries[i] = Entry([
             key.occ,
             key.colors_roles,
             key.roles,
             key.state | (count << STATE_BITS),
-        ];
+        ]);
     }
 }
 
@@ -103,19 +106,25 @@ pub(crate) fn count2(pos: &Chess, packer: Packer) -> u64 {
 fn count2_with(pos: &Chess, packer: Packer, cache: &mut LeafCache) -> u64 {
     let moves = pos.legal_moves();
     // First every child and its entry's address, prefetched ...
-    let mut children: ArrayVec<(Chess, Option<(Key, usize)>), 256> = ArrayVec::new();
+    let mut children: ArrayVec<Chess, 256> = ArrayVec::new();
+    let mut entries: ArrayVec<Option<(Key, usize)>, 256> = ArrayVec::new();
     for &m in &moves {
-        let child = child(pos, m);
-        let at = packer.key(&child).map(|key| {
+        // Made in its slot: a child built elsewhere and moved in costs a
+        // copy of the position per move.
+        children.push(pos.clone());
+        let Some(child) = children.last_mut() else {
+            continue;
+        };
+        child.play_unchecked(m);
+        entries.push(packer.key(child).map(|key| {
             let i = LeafCache::index(&key);
             cache.prefetch(i);
             (key, i)
-        });
-        children.push((child, at));
+        }));
     }
     // ... then the lookups, whose lines are on their way or there.
     let mut nodes = 0;
-    for (child, at) in &children {
+    for (child, at) in children.iter().zip(&entries) {
         nodes += match at {
             Some((key, i)) => cache.get(*i, key).unwrap_or_else(|| {
                 let n = child.legal_moves().len() as u64;
