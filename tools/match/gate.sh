@@ -7,12 +7,15 @@
 # OPENINGS or from all 960), an SPRT of elo0=0 against elo1=ELO1 (alpha = beta = 0.05, fastchess's
 # normalized model) that stops at MAX_GAMES (default 2000).
 #
-# Verdict, on the last line, from the LLR and the Elo interval fastchess prints (not from its
-# closing message, which names H1 also when the game limit, not the test, ended the match):
+# Verdict, on the last line, from the pentanomial counts fastchess prints (tools/match/sprt.py;
+# not from its closing message, which names H1 also when the game limit, not the test, ended the
+# match):
 #   PASS       the LLR reached the upper bound, or at least 400 games were played and the lower end
 #              of the 95% Elo interval is above zero (exit 0)
 #   FAIL       the LLR reached the lower bound (exit 1)
-#   UNDECIDED  neither (exit 3)
+#   UNDECIDED  neither (exit 3); go on with another SEED and OUT, and take the verdict over all
+#              the games: tools/match/sprt.py OUT1/fastchess.log OUT2/fastchess.log
+# (exit 2: bad arguments, or no result in fastchess's log).
 # A PASS is then checked against Ethereal 12 (tools/match/ethereal.sh, NEW and BASE on the same
 # seed): a network that gains in self-play and loses to another engine does not reach main.
 #
@@ -41,28 +44,6 @@ nice -n 10 "$FASTCHESS" \
   -ratinginterval 0 -pgnout file="$OUT/games.pgn" \
   -config outname="$OUT/fastchess.json" > "$OUT/fastchess.log" 2>&1 || true
 awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} END{printf "%s", buf}' "$OUT/fastchess.log"
-python3 - "$OUT/fastchess.log" <<'PY'
-import re
-import sys
-
-text = open(sys.argv[1]).read()
-llr = re.findall(r"LLR: (-?[\d.]+) \([^)]*\) \((-?[\d.]+), (-?[\d.]+)\)", text)
-elo = re.findall(r"^Elo: (-?[\d.]+|inf|-inf) \+/- ([\d.]+|nan|inf)", text, re.M)
-games = re.findall(r"Games: (\d+)", text)
-if not llr or not elo or not games:
-    print("gate: no result in the fastchess log", file=sys.stderr)
-    print("UNDECIDED")
-    sys.exit(3)
-value, lower, upper = (float(x) for x in llr[-1])
-diff, err = (float(x) for x in elo[-1])
-n = int(games[-1])
-print(f"games {n}, Elo {diff:+.1f} +/- {err:.1f}, LLR {value:.2f} ({lower:.2f}, {upper:.2f})")
-if value >= upper or (n >= 400 and diff - err > 0):
-    print("PASS")
-    sys.exit(0)
-if value <= lower:
-    print("FAIL")
-    sys.exit(1)
-print("UNDECIDED")
-sys.exit(3)
-PY
+# The verdict, from the pentanomial counts (tools/match/sprt.py, which also takes the logs of a
+# gate continued with another seed: `sprt.py OUT1/fastchess.log OUT2/fastchess.log`).
+exec python3 "$(dirname "${BASH_SOURCE[0]}")/sprt.py" "$OUT/fastchess.log" --elo1 "${ELO1:-5}"
