@@ -164,7 +164,7 @@ fn count2(pos: &Chess) -> u64 {
 
 /// The position after the legal move `m`.
 #[inline]
-pub(super) fn child(pos: &Chess, m: Move) -> Chess {
+fn child(pos: &Chess, m: Move) -> Chess {
     let mut c = pos.clone();
     c.play_unchecked(m);
     c
