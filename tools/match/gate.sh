@@ -21,6 +21,8 @@
 #
 # Environment: FASTCHESS=/path/to/fastchess (required)  TC=5+0.05  ELO1=5  SEED=1
 #   CONCURRENCY=1  OPENINGS=<file.epd>  OUT=<dir> (default $TMPDIR/chess960-gate)
+#   TIME_LIMIT=<seconds>: stop the match then (for a machine lent for a fixed time); fastchess
+#     prints its counts every 10 game pairs, and the verdict is taken over the last of them
 set -euo pipefail
 NEW="${1:?new engine}"; BASE="${2:?base engine (the main build it would replace)}"
 MAX_GAMES="${3:-2000}"
@@ -34,16 +36,18 @@ if [ -z "$OPENINGS" ]; then
   OPENINGS="$OUT/c960.epd"
   "$BASE" openings --all -o "$OPENINGS"
 fi
-nice -n 10 "$FASTCHESS" \
+STOP=()
+[ -n "${TIME_LIMIT:-}" ] && STOP=(timeout -s INT "$TIME_LIMIT")
+nice -n 10 "${STOP[@]}" "$FASTCHESS" \
   -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
   -each tc="${TC:-5+0.05}" option.Hash=16 option.Threads=1 \
   -variant fischerandom \
   -openings file="$OPENINGS" format=epd order=random -srand "${SEED:-1}" \
   -rounds $(( (MAX_GAMES + 1) / 2 )) -games 2 -repeat -concurrency "${CONCURRENCY:-1}" \
   -sprt elo0=0 elo1="${ELO1:-5}" alpha=0.05 beta=0.05 model=normalized \
-  -ratinginterval 0 -pgnout file="$OUT/games.pgn" \
+  -ratinginterval 10 -pgnout file="$OUT/games.pgn" \
   -config outname="$OUT/fastchess.json" > "$OUT/fastchess.log" 2>&1 || true
-awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} END{printf "%s", buf}' "$OUT/fastchess.log"
+awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} on && /^-+$/{on=0} END{printf "%s", buf}' "$OUT/fastchess.log"
 # The verdict, from the pentanomial counts (tools/match/sprt.py, which also takes the logs of a
 # gate continued with another seed: `sprt.py OUT1/fastchess.log OUT2/fastchess.log`).
 exec python3 "$(dirname "${BASH_SOURCE[0]}")/sprt.py" "$OUT/fastchess.log" --elo1 "${ELO1:-5}"
