@@ -231,7 +231,10 @@ fn fitted_generations_keep_the_frozen_groups_of_the_root() {
 fn every_network_is_the_one_its_recipe_made() {
     use sha2::{Digest, Sha256};
     let engines = names("lineage.tsv");
-    let chunks = names("chunks.tsv");
+    let chunks: HashSet<String> = names("chunks.tsv")
+        .union(&names("relabels.tsv"))
+        .cloned()
+        .collect();
     let nets = rows("nets.tsv");
     let mut named = HashSet::new();
     for r in &nets {
@@ -267,4 +270,155 @@ fn every_network_is_the_one_its_recipe_made() {
             r[3]
         );
     }
+}
+
+#[test]
+fn every_relabelled_chunk_names_its_source_and_engine() {
+    let engines = names("lineage.tsv");
+    let chunks = names("chunks.tsv");
+    let mut ids = HashSet::new();
+    for r in rows("relabels.tsv") {
+        assert_eq!(r.len(), 6, "six fields: {r:?}");
+        let id = &r[0];
+        assert!(ids.insert(id.clone()), "relabelled chunk {id} twice");
+        assert!(!chunks.contains(id), "{id} is also a chunk of chunks.tsv");
+        assert!(chunks.contains(&r[1]), "{id}: source {} unknown", r[1]);
+        assert!(engines.contains(&r[2]), "{id}: engine {} unknown", r[2]);
+        assert!(
+            r[3].parse::<u64>().is_ok_and(|n| n > 0),
+            "{id}: label nodes"
+        );
+        assert!(r[4].parse::<u64>().is_ok_and(|n| n > 0), "{id}: positions");
+        assert!(
+            r[5].len() == 64 && r[5].chars().all(|c| c.is_ascii_hexdigit()),
+            "{id}: sha256"
+        );
+    }
+}
+
+/// The SHA-256 of `bytes` in hex, as the recipes record it.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `campaign.sh make` on a relabelled chunk: the source's quiet positions are labelled by the
+/// engine's search, the count and checksum go into the row, a second make must match them, and a
+/// row whose checksum differs stops the run. Everything runs in a copy of the campaign's layout
+/// with a tiny source chunk already on disk and this build as the labelling engine.
+#[test]
+fn a_relabelled_chunk_is_made_recorded_and_checked() {
+    let tools = support::find_tool("bash").is_some() && support::find_tool("flock").is_some();
+    if !support::python3_present()
+        || !support::tool_present(
+            tools,
+            "bash and flock",
+            "CHESS960_REQUIRE_BASH",
+            "apt-get install bash util-linux",
+        )
+    {
+        return;
+    }
+    let dir = support::temp_dir("campaign-relabel");
+    let here = dir.join("repo/tools/nnue/campaign");
+    let tune = dir.join("repo/tools/tune");
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&tune).unwrap();
+    std::fs::copy(campaign("campaign.sh"), here.join("campaign.sh")).unwrap();
+    std::fs::copy(repo().join("tools/tune/label.py"), tune.join("label.py")).unwrap();
+
+    // The source chunk: a few quiet positions (FEN;result;game) with their checksum.
+    let quiet = [
+        "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1;0.5;1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w HAha - 2 3;0;3",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1;4",
+    ]
+    .map(|l| format!("{l}\n"))
+    .concat();
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
+    std::fs::write(data.join("chunks/s1/quiet.txt"), &quiet).unwrap();
+    let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
+    std::fs::write(
+        here.join("chunks.tsv"),
+        format!(
+            "{header}s1\te\t1\t4\t100\t0\t0\t0\t0\t4\t{}\n",
+            sha256_hex(quiet.as_bytes())
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        here.join("lineage.tsv"),
+        "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
+    )
+    .unwrap();
+    let relabels = here.join("relabels.tsv");
+    let relabel_header = "# chunk\tsource\tengine\tlabel_nodes\tpositions\tsha256\n";
+    std::fs::write(
+        &relabels,
+        format!("{relabel_header}s1@e\ts1\te\t300\t-\t-\n"),
+    )
+    .unwrap();
+    // The engine is this build, already "built" (its tuner only has to exist).
+    let engine = data.join("engines/e");
+    std::fs::create_dir_all(&engine).unwrap();
+    std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
+    std::fs::copy(support::binary(), engine.join("tune")).unwrap();
+    std::fs::write(engine.join("BUILT"), "").unwrap();
+
+    let make = || {
+        Command::new("bash")
+            .arg(here.join("campaign.sh"))
+            .arg(&data)
+            .args(["make", "s1@e"])
+            .env("FASTCHESS", support::binary())
+            .output()
+            .expect("bash")
+    };
+    let out = make();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "make failed: {err}");
+    let labelled = std::fs::read_to_string(data.join("chunks/s1@e/labelled.txt")).unwrap();
+    let lines: Vec<&str> = labelled.lines().collect();
+    assert_eq!(lines.len(), 4, "{labelled}");
+    for (line, source) in lines.iter().zip(quiet.lines()) {
+        let (head, cp) = line.rsplit_once(';').expect("a label");
+        assert_eq!(head, source, "the source line, then the label");
+        assert!(cp.parse::<i32>().is_ok(), "a centipawn label: {line}");
+    }
+    let row = format!("s1@e\ts1\te\t300\t4\t{}", sha256_hex(labelled.as_bytes()));
+    let recipe = std::fs::read_to_string(&relabels).unwrap();
+    assert!(
+        recipe.contains(&row),
+        "count and checksum recorded: {recipe}"
+    );
+
+    // Made again from the recorded row: the same file.
+    std::fs::remove_dir_all(data.join("chunks/s1@e")).unwrap();
+    let out = make();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "make again failed: {err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
+
+    // A row whose checksum is not the file's stops the run.
+    let zeros = "0".repeat(64);
+    std::fs::write(
+        &relabels,
+        format!("{relabel_header}s1@e\ts1\te\t300\t4\t{zeros}\n"),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(data.join("chunks/s1@e")).unwrap();
+    let out = make();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("its recipe says 4,"), "{err}");
+    assert!(
+        !data.join("locks/s1@e").exists(),
+        "a run that stops on an error leaves no lock behind"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

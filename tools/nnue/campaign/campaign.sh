@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # campaign.sh DATA_DIR build NAME      build engine NAME of lineage.tsv (and its tuner)
-# campaign.sh DATA_DIR make [ID...]    make the chunks of chunks.tsv (all, or those named)
+# campaign.sh DATA_DIR make [ID...]    make the chunks of chunks.tsv and relabels.tsv (all, or those named)
 # campaign.sh DATA_DIR check           check every chunk on disk against its checksum
 # campaign.sh DATA_DIR files [ID...]   print the paths of the chunks' data files
 # campaign.sh DATA_DIR train NET       train network NET of nets.tsv from its chunks (made if missing)
@@ -22,6 +22,11 @@
 # deterministic: `tune nnue` shuffles from its seed and splits its work independently of the
 # thread count).
 #
+# A relabelled chunk (a row of relabels.tsv) is the quiet positions of a chunk of chunks.tsv
+# labelled again by another engine's search: a later, stronger generation gives the old positions
+# better labels for a fraction of a new chunk's cost. It is made, skipped and checked like a chunk,
+# and a network's recipe names it like one.
+#
 # Environment: FASTCHESS=/path/to/fastchess (required by `make` and `train`).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,6 +36,13 @@ D="${1:?data directory}"; CMD="${2:?command: build, make, check or files}"; shif
 mkdir -p "$D/engines" "$D/chunks"
 D="$(cd "$D" && pwd)"
 stamp() { echo "$(date -Is) $*" >&2; }
+# The chunk lock this run holds, if any: released when the chunk is done, and also when the run
+# stops on an error or a signal, so that no stale lock makes later runs skip the chunk.
+HELD=""
+trap '[ -z "$HELD" ] || rmdir "$HELD" 2>/dev/null || true' EXIT
+# Take the lock of chunk $1; false if another run holds it.
+lock() { mkdir -p "$D/locks"; mkdir "$D/locks/$1" 2>/dev/null && HELD="$D/locks/$1"; }
+unlock() { [ -z "$HELD" ] || rmdir "$HELD" 2>/dev/null || true; HELD=""; }
 die() { echo "campaign: $*" >&2; exit 1; }
 
 # A row of a TSV file whose first column is $2 (comments and blank lines skipped).
@@ -68,7 +80,9 @@ build() {
 # The data file of chunk $1: labelled positions, or quiet positions with game
 # results only when its row asks for no labels (label nodes, field 6, 0).
 chunk_file() {
-  if [ "$(row "$HERE/chunks.tsv" "$1" | cut -f6)" = 0 ]; then
+  if [ -n "$(row "$HERE/relabels.tsv" "$1")" ]; then
+    echo "$D/chunks/$1/labelled.txt"
+  elif [ "$(row "$HERE/chunks.tsv" "$1" | cut -f6)" = 0 ]; then
     echo "$D/chunks/$1/quiet.txt"
   else
     echo "$D/chunks/$1/labelled.txt"
@@ -78,8 +92,23 @@ chunk_file() {
 # The SHA-256 of a file, in hex.
 sha256() { sha256sum < "$1" | cut -c1-64; }
 
+# Write count $3 and checksum $4 into the last two fields of row $2 of recipe file $1, under a
+# lock, so that runs finishing together do not write over each other's rows.
+record() {
+  (
+    flock 9
+    awk -F'\t' -v OFS='\t' -v k="$2" -v n="$3" -v s="$4" \
+      '$0 !~ /^#/ && NF && $1 == k {$(NF - 1) = n; $NF = s} {print}' "$1" > "$1.tmp.$$"
+    mv "$1.tmp.$$" "$1"
+  ) 9> "$D/locks/recipes.lock"
+}
+
 make_chunk() {
   local id="$1" r engine seed games nodes label_nodes dfrc plies children positions sum c file got n
+  if [ -n "$(row "$HERE/relabels.tsv" "$id")" ]; then
+    make_relabelled "$id"
+    return
+  fi
   r="$(row "$HERE/chunks.tsv" "$id")"
   [ -n "$r" ] || die "no chunk '$id' in chunks.tsv"
   IFS=$'\t' read -r _ engine seed games nodes label_nodes dfrc plies children positions sum <<<"$r"
@@ -89,9 +118,8 @@ make_chunk() {
     return 0
   fi
   c="$D/chunks/$id"
-  mkdir -p "$D/locks"
-  mkdir "$D/locks/$id" 2>/dev/null || { stamp "chunk $id: being made by another run, skipped"; return 0; }
-  trap 'rmdir "$D/locks/$id" 2>/dev/null || true' RETURN
+  lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
+  trap unlock RETURN
   build "$engine"
   local e="$D/engines/$engine"
   rm -rf "$c"; mkdir -p "$c"
@@ -107,14 +135,8 @@ make_chunk() {
   got="$(sha256 "$file")"
   n="$(wc -l < "$file")"
   if [ "$sum" = - ]; then
-    # A new chunk: its count and checksum go into its row, under a lock, so
-    # that runs finishing together do not write over each other's rows.
-    (
-      flock 9
-      awk -F'\t' -v OFS='\t' -v k="$id" -v n="$n" -v s="$got" \
-        '$0 !~ /^#/ && NF && $1 == k {$10 = n; $11 = s} {print}' "$HERE/chunks.tsv" > "$HERE/chunks.tsv.tmp.$$"
-      mv "$HERE/chunks.tsv.tmp.$$" "$HERE/chunks.tsv"
-    ) 9> "$D/locks/chunks.tsv.lock"
+    # A new chunk: its count and checksum go into its row.
+    record "$HERE/chunks.tsv" "$id" "$n" "$got"
     stamp "chunk $id: made, $n positions, sha256 $got (written into chunks.tsv)"
   elif [ "$got" != "$sum" ] || [ "$n" != "$positions" ]; then
     die "chunk $id: made again with $n positions, sha256 $got; its recipe says $positions, $sum"
@@ -123,7 +145,45 @@ make_chunk() {
   fi
 }
 
-ids() { awk -F'\t' '$0 !~ /^#/ && NF && $1 != "chunk" {print $1}' "$HERE/chunks.tsv"; }
+# A chunk of relabels.tsv: the quiet positions of its source chunk (made first if missing),
+# labelled by its engine's search.
+make_relabelled() {
+  local id="$1" r source engine label_nodes positions sum c file got n quiet
+  r="$(row "$HERE/relabels.tsv" "$id")"
+  IFS=$'\t' read -r _ source engine label_nodes positions sum <<<"$r"
+  [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
+  file="$D/chunks/$id/labelled.txt"
+  if [ "$sum" != - ] && [ -e "$file" ] && [ "$(sha256 "$file")" = "$sum" ]; then
+    stamp "chunk $id: on disk, checksum matches"
+    return 0
+  fi
+  make_chunk "$source"
+  quiet="$D/chunks/$source/quiet.txt"
+  [ -e "$quiet" ] || die "chunk $id: no quiet positions in its source $source"
+  c="$D/chunks/$id"
+  lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
+  trap unlock RETURN
+  build "$engine"
+  rm -rf "$c"; mkdir -p "$c"
+  stamp "chunk $id: $source's positions labelled by $engine's search at $label_nodes nodes"
+  python3 "$TOOLS/label.py" "$quiet" "$c/labelled.txt.tmp" --engine "$D/engines/$engine/chess960" --nodes "$label_nodes"
+  mv "$c/labelled.txt.tmp" "$file"
+  got="$(sha256 "$file")"
+  n="$(wc -l < "$file")"
+  if [ "$sum" = - ]; then
+    record "$HERE/relabels.tsv" "$id" "$n" "$got"
+    stamp "chunk $id: made, $n positions, sha256 $got (written into relabels.tsv)"
+  elif [ "$got" != "$sum" ] || [ "$n" != "$positions" ]; then
+    die "chunk $id: made again with $n positions, sha256 $got; its recipe says $positions, $sum"
+  else
+    stamp "chunk $id: made again, checksum matches"
+  fi
+}
+
+ids() { awk -F'\t' '$0 !~ /^#/ && NF {print $1}' "$HERE/chunks.tsv" "$HERE/relabels.tsv"; }
+
+# The recorded checksum of chunk $1 (the last field of its row).
+recorded_sum() { { row "$HERE/chunks.tsv" "$1"; row "$HERE/relabels.tsv" "$1"; } | awk -F'\t' '{print $NF}'; }
 
 train() {
   local net="$1" r tuner chunks args sum got id files=()
@@ -170,7 +230,7 @@ case "$CMD" in
   check)
     bad=0
     for id in $(ids); do
-      sum="$(row "$HERE/chunks.tsv" "$id" | cut -f11)"
+      sum="$(recorded_sum "$id")"
       file="$(chunk_file "$id")"
       if [ ! -e "$file" ]; then echo "chunk $id: missing"
       elif [ "$(sha256 "$file")" = "$sum" ]; then echo "chunk $id: ok"
