@@ -104,7 +104,7 @@ record() {
 }
 
 make_chunk() {
-  local id="$1" r engine seed games nodes label_nodes dfrc plies children positions sum c file got n
+  local id="$1" r engine seed games nodes label_nodes dfrc plies children positions sum c file
   if [ -n "$(row "$HERE/relabels.tsv" "$id")" ]; then
     make_relabelled "$id"
     return
@@ -132,12 +132,18 @@ make_chunk() {
     python3 "$TOOLS/label.py" "$c/quiet.txt" "$c/labelled.txt.tmp" --engine "$e/chess960" --nodes "$label_nodes"
     mv "$c/labelled.txt.tmp" "$c/labelled.txt"
   fi
+  settle "$HERE/chunks.tsv" "$id" "$file" "$positions" "$sum"
+}
+
+# Chunk $2 of recipe file $1 has just been made as file $3: a new row ($5 is `-`) gets its count
+# and checksum, a recorded one ($4 positions, checksum $5) must be matched.
+settle() {
+  local recipe="$1" id="$2" file="$3" positions="$4" sum="$5" got n
   got="$(sha256 "$file")"
   n="$(wc -l < "$file")"
   if [ "$sum" = - ]; then
-    # A new chunk: its count and checksum go into its row.
-    record "$HERE/chunks.tsv" "$id" "$n" "$got"
-    stamp "chunk $id: made, $n positions, sha256 $got (written into chunks.tsv)"
+    record "$recipe" "$id" "$n" "$got"
+    stamp "chunk $id: made, $n positions, sha256 $got (written into $(basename "$recipe"))"
   elif [ "$got" != "$sum" ] || [ "$n" != "$positions" ]; then
     die "chunk $id: made again with $n positions, sha256 $got; its recipe says $positions, $sum"
   else
@@ -148,7 +154,7 @@ make_chunk() {
 # A chunk of relabels.tsv: the quiet positions of its source chunk (made first if missing),
 # labelled by its engine's search.
 make_relabelled() {
-  local id="$1" r source engine label_nodes positions sum c file got n quiet
+  local id="$1" r source engine label_nodes positions sum c file quiet
   r="$(row "$HERE/relabels.tsv" "$id")"
   IFS=$'\t' read -r _ source engine label_nodes positions sum <<<"$r"
   [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
@@ -168,16 +174,7 @@ make_relabelled() {
   stamp "chunk $id: $source's positions labelled by $engine's search at $label_nodes nodes"
   python3 "$TOOLS/label.py" "$quiet" "$c/labelled.txt.tmp" --engine "$D/engines/$engine/chess960" --nodes "$label_nodes"
   mv "$c/labelled.txt.tmp" "$file"
-  got="$(sha256 "$file")"
-  n="$(wc -l < "$file")"
-  if [ "$sum" = - ]; then
-    record "$HERE/relabels.tsv" "$id" "$n" "$got"
-    stamp "chunk $id: made, $n positions, sha256 $got (written into relabels.tsv)"
-  elif [ "$got" != "$sum" ] || [ "$n" != "$positions" ]; then
-    die "chunk $id: made again with $n positions, sha256 $got; its recipe says $positions, $sum"
-  else
-    stamp "chunk $id: made again, checksum matches"
-  fi
+  settle "$HERE/relabels.tsv" "$id" "$file" "$positions" "$sum"
 }
 
 ids() { awk -F'\t' '$0 !~ /^#/ && NF {print $1}' "$HERE/chunks.tsv" "$HERE/relabels.tsv"; }
