@@ -229,7 +229,6 @@ fn fitted_generations_keep_the_frozen_groups_of_the_root() {
 
 #[test]
 fn every_network_is_the_one_its_recipe_made() {
-    use sha2::{Digest, Sha256};
     let engines = names("lineage.tsv");
     let chunks: HashSet<String> = names("chunks.tsv")
         .union(&names("relabels.tsv"))
@@ -245,10 +244,7 @@ fn every_network_is_the_one_its_recipe_made() {
             assert!(chunks.contains(id), "{}: chunk {id} unknown", r[0]);
         }
         let bytes = std::fs::read(repo().join(&r[0])).expect("the network file");
-        let sum: String = Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let sum = sha256_hex(&bytes);
         assert_eq!(
             sum, r[4],
             "{}: the committed file is not the recorded one",

@@ -92,6 +92,16 @@ chunk_file() {
 # The SHA-256 of a file, in hex.
 sha256() { sha256sum < "$1" | cut -c1-64; }
 
+# Whether file $1 is on disk with the recorded checksum $2 (never when the row is new, `-`).
+intact() { [ "$2" != - ] && [ -e "$1" ] && [ "$(sha256 "$1")" = "$2" ]; }
+
+# Label the positions of file $1 into file $2 by the search of engine binary $3 at $4 nodes (the
+# output appears only once complete).
+label() {
+  python3 "$TOOLS/label.py" "$1" "$2.tmp" --engine "$3" --nodes "$4"
+  mv "$2.tmp" "$2"
+}
+
 # Write count $3 and checksum $4 into the last two fields of row $2 of recipe file $1, under a
 # lock, so that runs finishing together do not write over each other's rows.
 record() {
@@ -105,15 +115,16 @@ record() {
 
 make_chunk() {
   local id="$1" r engine seed games nodes label_nodes dfrc plies children positions sum c file
-  if [ -n "$(row "$HERE/relabels.tsv" "$id")" ]; then
-    make_relabelled "$id"
+  r="$(row "$HERE/relabels.tsv" "$id")"
+  if [ -n "$r" ]; then
+    make_relabelled "$r"
     return
   fi
   r="$(row "$HERE/chunks.tsv" "$id")"
   [ -n "$r" ] || die "no chunk '$id' in chunks.tsv"
   IFS=$'\t' read -r _ engine seed games nodes label_nodes dfrc plies children positions sum <<<"$r"
   file="$(chunk_file "$id")"
-  if [ "$sum" != - ] && [ -e "$file" ] && [ "$(sha256 "$file")" = "$sum" ]; then
+  if intact "$file" "$sum"; then
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
@@ -129,8 +140,7 @@ make_chunk() {
   "$e/tune" quiet "$c/positions.txt" "$c/quiet.txt" --children "$children" --seed "$seed"
   if [ "$label_nodes" != 0 ]; then
     stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
-    python3 "$TOOLS/label.py" "$c/quiet.txt" "$c/labelled.txt.tmp" --engine "$e/chess960" --nodes "$label_nodes"
-    mv "$c/labelled.txt.tmp" "$c/labelled.txt"
+    label "$c/quiet.txt" "$c/labelled.txt" "$e/chess960" "$label_nodes"
   fi
   settle "$HERE/chunks.tsv" "$id" "$file" "$positions" "$sum"
 }
@@ -151,15 +161,14 @@ settle() {
   fi
 }
 
-# A chunk of relabels.tsv: the quiet positions of its source chunk (made first if missing),
-# labelled by its engine's search.
+# A chunk of relabels.tsv, given its row: the quiet positions of its source chunk (made first if
+# missing), labelled by its engine's search.
 make_relabelled() {
-  local id="$1" r source engine label_nodes positions sum c file quiet
-  r="$(row "$HERE/relabels.tsv" "$id")"
-  IFS=$'\t' read -r _ source engine label_nodes positions sum <<<"$r"
+  local id source engine label_nodes positions sum c file quiet
+  IFS=$'\t' read -r id source engine label_nodes positions sum <<<"$1"
   [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
   file="$D/chunks/$id/labelled.txt"
-  if [ "$sum" != - ] && [ -e "$file" ] && [ "$(sha256 "$file")" = "$sum" ]; then
+  if intact "$file" "$sum"; then
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
@@ -172,8 +181,7 @@ make_relabelled() {
   build "$engine"
   rm -rf "$c"; mkdir -p "$c"
   stamp "chunk $id: $source's positions labelled by $engine's search at $label_nodes nodes"
-  python3 "$TOOLS/label.py" "$quiet" "$c/labelled.txt.tmp" --engine "$D/engines/$engine/chess960" --nodes "$label_nodes"
-  mv "$c/labelled.txt.tmp" "$file"
+  label "$quiet" "$file" "$D/engines/$engine/chess960" "$label_nodes"
   settle "$HERE/relabels.tsv" "$id" "$file" "$positions" "$sum"
 }
 
@@ -230,7 +238,7 @@ case "$CMD" in
       sum="$(recorded_sum "$id")"
       file="$(chunk_file "$id")"
       if [ ! -e "$file" ]; then echo "chunk $id: missing"
-      elif [ "$(sha256 "$file")" = "$sum" ]; then echo "chunk $id: ok"
+      elif intact "$file" "$sum"; then echo "chunk $id: ok"
       else echo "chunk $id: checksum differs"; bad=1; fi
     done
     exit "$bad"
