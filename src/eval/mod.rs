@@ -5,8 +5,8 @@
 //! * [`handmade`]: tapered material and piece-square values plus the terms
 //!   that matter in Chess960, linear in fitted weights (its parameters are
 //!   declared once, in [`handmade::params`]);
-//! * [`nnue`]: a small (768->128)x2->1 network (weights in `net.bin`)
-//!   trained as a correction to the hand-made score, its first layer
+//! * [`nnue`]: a small (768->N)x2->1 network (weights in `net.bin`, whose
+//!   header sets N: 128 in the committed file) trained as a correction to the hand-made score, its first layer
 //!   updated incrementally as moves are made.
 //!
 //! What the search uses is their sum, written once here (`total`) and

@@ -29,8 +29,6 @@ use std::sync::OnceLock;
 
 use shakmaty::{Board, Color, Piece, Role};
 
-/// Hidden neurons per accumulator.
-pub const HIDDEN: usize = 128;
 /// Number of input features.
 pub const INPUTS: usize = 768;
 /// Quantisation of the first layer: 1.0 is stored as `QA`.
@@ -42,6 +40,10 @@ pub const SCALE: f32 = 400.0;
 pub const CLIP: f32 = 1.98;
 /// First bytes of a network file: format name and version.
 pub const MAGIC: &[u8; 8] = b"C960NN02";
+/// Bytes before the weights: the magic, the hidden size and the kind.
+const HEADER: usize = 16;
+/// The evaluation loops take the hidden neurons eight at a time.
+const LANES: usize = 8;
 
 /// Evaluations are kept away from mate scores.
 const EVAL_LIMIT: i32 = 20_000;
@@ -49,11 +51,54 @@ const EVAL_LIMIT: i32 = 20_000;
 /// The network compiled into the binary.
 static NET_BYTES: &[u8] = include_bytes!("net.bin");
 
-/// Size of a network file for [`HIDDEN`] neurons.
-pub const FILE_SIZE: usize = 8 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + 4 * (2 * HIDDEN + 1);
+/// The compiled network's header, read while compiling (the bytes
+/// themselves are [`NET_BYTES`]).
+const NET_HEADER: [u8; HEADER] = {
+    let file = include_bytes!("net.bin");
+    assert!(file.len() >= HEADER, "src/eval/net.bin is too short");
+    let mut head = [0u8; HEADER];
+    let mut i = 0;
+    while i < HEADER {
+        head[i] = file[i];
+        i += 1;
+    }
+    head
+};
 
-// The file must match the architecture this binary was built for.
-const _: () = assert!(NET_BYTES.len() == FILE_SIZE);
+/// Hidden neurons per accumulator: the width the compiled network's
+/// header states. Why from the file: a wider network is tried by
+/// building with its file in place of `net.bin`, with no other change,
+/// while the width stays a constant the loops are compiled for.
+pub const HIDDEN: usize =
+    u32::from_le_bytes([NET_HEADER[8], NET_HEADER[9], NET_HEADER[10], NET_HEADER[11]]) as usize;
+
+/// Size of a network file of `hidden` neurons: the header, per neuron a
+/// first-layer column of [`INPUTS`] weights and a bias (`i16`) and two
+/// output weights (`f32`), then the output bias.
+pub const fn file_size(hidden: usize) -> usize {
+    HEADER + hidden * (2 * (INPUTS + 1) + 4 * 2) + 4
+}
+
+/// Size of a network file for [`HIDDEN`] neurons.
+pub const FILE_SIZE: usize = file_size(HIDDEN);
+
+// The file must be a network of the format this binary reads, with a
+// width the evaluation loops take.
+const _: () = {
+    let mut i = 0;
+    while i < MAGIC.len() {
+        assert!(NET_HEADER[i] == MAGIC[i], "src/eval/net.bin: bad magic");
+        i += 1;
+    }
+    assert!(
+        HIDDEN > 0 && HIDDEN.is_multiple_of(LANES),
+        "src/eval/net.bin: the hidden size must be a positive multiple of 8"
+    );
+    assert!(
+        include_bytes!("net.bin").len() == FILE_SIZE,
+        "src/eval/net.bin: its length does not match its hidden size"
+    );
+};
 
 /// Network weights, ready for inference.
 pub struct Network {
@@ -122,6 +167,9 @@ pub enum NetError {
     /// Not a network file of this format.
     #[error("not a chess960 network file (bad magic)")]
     Magic,
+    /// A hidden size no network can have.
+    #[error("network has {0} hidden neurons; the size must be a positive multiple of 8")]
+    Width(u32),
     /// Built for another hidden-layer size.
     #[error("network has {0} hidden neurons, this binary expects {HIDDEN}")]
     Hidden(u32),
@@ -129,91 +177,158 @@ pub enum NetError {
     #[error("unknown network kind {0}")]
     Kind(u32),
     /// Wrong length.
-    #[error("network file has {0} bytes, expected {FILE_SIZE}")]
-    Size(usize),
+    #[error("network file has {got} bytes, expected {expected}")]
+    Size {
+        /// Bytes in the file.
+        got: usize,
+        /// Bytes a file of its header's hidden size has.
+        expected: usize,
+    },
 }
 
-impl Network {
-    /// Reads a network file (the format `tune nnue` writes).
+/// A network file's contents, at any width: what the trainer reads and
+/// writes. [`Network`] is the same weights at the compiled width, laid
+/// out for the search.
+///
+/// The format: magic, hidden size (u32), kind (u32: 1 if residual),
+/// first-layer rows (one per input feature, `hidden` weights each) and
+/// bias (i16), output weights (the side to move's half first) and bias
+/// (f32), all little-endian.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetFile {
+    /// Hidden neurons per accumulator.
+    pub hidden: usize,
+    /// A correction to the hand-made evaluation (see [`Network::residual`]).
+    pub residual: bool,
+    /// First-layer rows, flattened: `INPUTS * hidden`.
+    pub ft_weights: Vec<i16>,
+    /// First-layer bias: `hidden`.
+    pub ft_bias: Vec<i16>,
+    /// Output weights: `2 * hidden`.
+    pub out_weights: Vec<f32>,
+    /// Output bias.
+    pub out_bias: f32,
+}
+
+impl NetFile {
+    /// Reads a network file of any width.
     ///
     /// # Errors
-    /// [`NetError`] if the magic, the hidden size or the length is wrong.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < 12 {
-            return Err(NetError::Size(bytes.len()));
+    /// [`NetError`] if the magic, the hidden size, the kind or the length
+    /// is wrong.
+    pub fn parse(bytes: &[u8]) -> Result<NetFile, NetError> {
+        if bytes.len() < HEADER {
+            return Err(NetError::Size {
+                got: bytes.len(),
+                expected: HEADER,
+            });
         }
         if &bytes[..8] != MAGIC {
             return Err(NetError::Magic);
         }
-        let hidden = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-        if hidden as usize != HIDDEN {
-            return Err(NetError::Hidden(hidden));
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let width = word(8);
+        let hidden = width as usize;
+        if hidden == 0 || !hidden.is_multiple_of(LANES) {
+            return Err(NetError::Width(width));
         }
-        if bytes.len() != FILE_SIZE {
-            return Err(NetError::Size(bytes.len()));
+        let expected = file_size(hidden);
+        if bytes.len() != expected {
+            return Err(NetError::Size {
+                got: bytes.len(),
+                expected,
+            });
         }
-        let residual = match u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) {
+        let residual = match word(12) {
             0 => false,
             1 => true,
             other => return Err(NetError::Kind(other)),
         };
-        let mut at = 16;
-        let boxed: Box<[[i16; HIDDEN]]> = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
-        let Ok(mut ft_weights) = <Box<[[i16; HIDDEN]; INPUTS]>>::try_from(boxed) else {
-            unreachable!("the vector has INPUTS rows")
-        };
-        for row in ft_weights.iter_mut() {
-            at += read_i16s(&bytes[at..], row);
-        }
-        let mut ft_bias = [0i16; HIDDEN];
-        at += read_i16s(&bytes[at..], &mut ft_bias);
-        let mut out_weights = [0f32; 2 * HIDDEN];
-        at += read_f32s(&bytes[at..], &mut out_weights);
+        let mut ft_weights = vec![0i16; INPUTS * hidden];
+        let mut ft_bias = vec![0i16; hidden];
+        let mut out_weights = vec![0f32; 2 * hidden];
         let mut out_bias = [0f32; 1];
+        let mut at = HEADER;
+        at += read_i16s(&bytes[at..], &mut ft_weights);
+        at += read_i16s(&bytes[at..], &mut ft_bias);
+        at += read_f32s(&bytes[at..], &mut out_weights);
         read_f32s(&bytes[at..], &mut out_bias);
-        Ok(Network {
+        Ok(NetFile {
+            hidden,
+            residual,
             ft_weights,
             ft_bias,
             out_weights,
             out_bias: out_bias[0],
-            residual,
         })
     }
 
-    /// Writes the network in the format [`Network::from_bytes`] reads:
-    /// magic, hidden size (u32), kind (u32: 1 if `residual`), first-layer
-    /// rows and bias (i16), output weights and bias (f32), all
-    /// little-endian.
-    pub fn write_bytes(
-        residual: bool,
-        ft_weights: &[i16],
-        ft_bias: &[i16],
-        out_weights: &[f32],
-        out_bias: f32,
-    ) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_SIZE);
+    /// The file's bytes, in the format [`NetFile::parse`] reads.
+    ///
+    /// # Panics
+    /// If the weight vectors do not have the lengths `hidden` gives (a
+    /// bug of the caller, not of any input).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let h = self.hidden;
+        assert!(
+            self.ft_weights.len() == INPUTS * h
+                && self.ft_bias.len() == h
+                && self.out_weights.len() == 2 * h,
+            "network weights of the wrong shape for {h} hidden neurons"
+        );
+        let mut out = Vec::with_capacity(file_size(h));
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        out.extend_from_slice(&u32::from(residual).to_le_bytes());
-        for w in ft_weights.iter().chain(ft_bias) {
+        out.extend_from_slice(&(h as u32).to_le_bytes());
+        out.extend_from_slice(&u32::from(self.residual).to_le_bytes());
+        for w in self.ft_weights.iter().chain(&self.ft_bias) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        for w in out_weights.iter().chain(std::iter::once(&out_bias)) {
+        for w in self
+            .out_weights
+            .iter()
+            .chain(std::iter::once(&self.out_bias))
+        {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
     }
+}
 
-    /// The weights in the order [`Network::write_bytes`] takes them:
-    /// first-layer rows (flattened) and bias, output weights and bias.
-    /// The trainer starts a fine-tune from them.
-    pub fn weights(&self) -> (&[i16], &[i16], &[f32], f32) {
-        (
-            self.ft_weights.as_flattened(),
-            &self.ft_bias,
-            &self.out_weights,
-            self.out_bias,
-        )
+impl Network {
+    /// Reads a network file (the format `tune nnue` writes) of this
+    /// binary's width.
+    ///
+    /// # Errors
+    /// [`NetError`] if the file is not a network ([`NetFile::parse`]) or
+    /// has another hidden size than [`HIDDEN`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let file = NetFile::parse(bytes)?;
+        if file.hidden != HIDDEN {
+            return Err(NetError::Hidden(file.hidden as u32));
+        }
+        let boxed: Box<[[i16; HIDDEN]]> = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
+        let Ok(mut ft_weights) = <Box<[[i16; HIDDEN]; INPUTS]>>::try_from(boxed) else {
+            unreachable!("the vector has INPUTS rows")
+        };
+        for (row, from) in ft_weights
+            .iter_mut()
+            .zip(file.ft_weights.chunks_exact(HIDDEN))
+        {
+            row.copy_from_slice(from);
+        }
+        let mut ft_bias = [0i16; HIDDEN];
+        ft_bias.copy_from_slice(&file.ft_bias);
+        let mut out_weights = [0f32; 2 * HIDDEN];
+        out_weights.copy_from_slice(&file.out_weights);
+        Ok(Network {
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias: file.out_bias,
+            residual: file.residual,
+        })
     }
 
     /// True if the network's output is a correction to be added to the
@@ -388,7 +503,7 @@ mod tests {
     fn bad_files_are_refused() {
         assert!(matches!(
             Network::from_bytes(b"short"),
-            Err(NetError::Size(5))
+            Err(NetError::Size { got: 5, .. })
         ));
         let mut bytes = NET_BYTES.to_vec();
         bytes[0] = b'X';
@@ -397,8 +512,45 @@ mod tests {
         bytes.pop();
         assert!(matches!(
             Network::from_bytes(&bytes),
-            Err(NetError::Size(_))
+            Err(NetError::Size { .. })
         ));
+        let mut bytes = NET_BYTES.to_vec();
+        bytes[8..12].copy_from_slice(&12u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::Width(12))
+        ));
+    }
+
+    /// A network file of another width is read and written back byte for
+    /// byte, and this binary's engine refuses it by name.
+    #[test]
+    fn other_widths_round_trip_and_are_refused() {
+        let hidden = 2 * HIDDEN;
+        let file = NetFile {
+            hidden,
+            residual: true,
+            ft_weights: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            ft_bias: (0..hidden).map(|i| i as i16).collect(),
+            out_weights: (0..2 * hidden).map(|i| i as f32 / 64.0).collect(),
+            out_bias: -0.25,
+        };
+        let bytes = file.to_bytes();
+        assert_eq!(bytes.len(), file_size(hidden));
+        let back = NetFile::parse(&bytes).expect("a valid file");
+        assert_eq!(back, file);
+        assert_eq!(back.to_bytes(), bytes);
+        let refused = Network::from_bytes(&bytes).err().expect("another width");
+        assert!(matches!(refused, NetError::Hidden(h) if h as usize == hidden));
+        assert!(refused.to_string().contains(&format!("expects {HIDDEN}")));
+    }
+
+    /// The compiled network survives parse and write unchanged.
+    #[test]
+    fn the_built_in_file_round_trips() {
+        let file = NetFile::parse(NET_BYTES).expect("the built-in file");
+        assert_eq!(file.hidden, HIDDEN);
+        assert_eq!(file.to_bytes(), NET_BYTES);
     }
 
     /// Incremental updates along random games (castling, en passant and

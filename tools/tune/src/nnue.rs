@@ -16,7 +16,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use chess960::eval::nnue::{features, Network, CLIP, HIDDEN, INPUTS, QA, SCALE};
+use chess960::eval::nnue::{features, NetFile, CLIP, HIDDEN, INPUTS, QA, SCALE};
 use chess960::notation::parse_fen;
 use clap::Args;
 use rand::seq::SliceRandom;
@@ -64,6 +64,12 @@ pub struct NnueArgs {
     /// smaller `--lr`, keeps what it learnt from data no longer at hand.
     #[arg(long)]
     init: Option<PathBuf>,
+    /// Hidden neurons per accumulator, a positive multiple of 8 (default:
+    /// the width of the network this tuner was built with, or that of
+    /// `--init`). An engine plays a network of another width once built
+    /// with it as `src/eval/net.bin`.
+    #[arg(long, value_parser = width)]
+    hidden: Option<usize>,
 }
 
 /// Positions as feature lists, ready for training.
@@ -86,6 +92,16 @@ impl Data {
 
     fn position(&self, i: usize) -> &[(u16, u16)] {
         &self.feats[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
+/// A hidden size: a positive multiple of 8, at most 4096.
+fn width(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(h) if h > 0 && h.is_multiple_of(8) && h <= 4096 => Ok(h),
+        _ => Err(format!(
+            "'{text}' is not a hidden size (a multiple of 8 from 8 to 4096)"
+        )),
     }
 }
 
@@ -173,6 +189,8 @@ fn load(
 /// Float weights (and, with the same shape, gradients and Adam moments).
 #[derive(Clone)]
 struct Params {
+    /// Hidden neurons per accumulator.
+    hidden: usize,
     ft_w: Vec<f32>,
     ft_b: Vec<f32>,
     out_w: Vec<f32>,
@@ -180,31 +198,32 @@ struct Params {
 }
 
 impl Params {
-    fn zeros() -> Params {
+    fn zeros(hidden: usize) -> Params {
         Params {
-            ft_w: vec![0.0; INPUTS * HIDDEN],
-            ft_b: vec![0.0; HIDDEN],
-            out_w: vec![0.0; 2 * HIDDEN],
+            hidden,
+            ft_w: vec![0.0; INPUTS * hidden],
+            ft_b: vec![0.0; hidden],
+            out_w: vec![0.0; 2 * hidden],
             out_b: 0.0,
         }
     }
 
     /// The weights of a trained network, back in training units (the
     /// inverse of [`quantise`]).
-    fn from_network(net: &Network) -> Params {
-        let (ft_w, ft_b, out_w, out_b) = net.weights();
+    fn from_file(net: &NetFile) -> Params {
         let unq = |w: &i16| f32::from(*w) / f32::from(QA);
         Params {
-            ft_w: ft_w.iter().map(unq).collect(),
-            ft_b: ft_b.iter().map(unq).collect(),
-            out_w: out_w.to_vec(),
-            out_b,
+            hidden: net.hidden,
+            ft_w: net.ft_weights.iter().map(unq).collect(),
+            ft_b: net.ft_bias.iter().map(unq).collect(),
+            out_w: net.out_weights.clone(),
+            out_b: net.out_bias,
         }
     }
 
-    fn random(seed: u64) -> Params {
+    fn random(hidden: usize, seed: u64) -> Params {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut p = Params::zeros();
+        let mut p = Params::zeros(hidden);
         for w in &mut p.ft_w {
             *w = rng.gen_range(-0.1..0.1);
         }
@@ -227,23 +246,31 @@ impl Params {
         self.out_b += other.out_b;
     }
 
+    /// Scratch space for [`Params::forward`] and [`Params::backward`]:
+    /// the two accumulators, then their gradients.
+    fn scratch(&self) -> Vec<f32> {
+        vec![0.0; 4 * self.hidden]
+    }
+
     /// The network output for one position (before the squash), with the
-    /// two accumulators left in `acc`.
+    /// two accumulators left in the first half of `acc` (from
+    /// [`Params::scratch`]).
     fn forward(&self, feats: &[(u16, u16)], acc: &mut [f32]) -> f32 {
-        let (us, them) = acc.split_at_mut(HIDDEN);
+        let h = self.hidden;
+        let (us, them) = acc[..2 * h].split_at_mut(h);
         us.copy_from_slice(&self.ft_b);
         them.copy_from_slice(&self.ft_b);
         for &(u, t) in feats {
-            let (u, t) = (usize::from(u) * HIDDEN, usize::from(t) * HIDDEN);
-            for (a, w) in us.iter_mut().zip(&self.ft_w[u..u + HIDDEN]) {
+            let (u, t) = (usize::from(u) * h, usize::from(t) * h);
+            for (a, w) in us.iter_mut().zip(&self.ft_w[u..u + h]) {
                 *a += w;
             }
-            for (a, w) in them.iter_mut().zip(&self.ft_w[t..t + HIDDEN]) {
+            for (a, w) in them.iter_mut().zip(&self.ft_w[t..t + h]) {
                 *a += w;
             }
         }
         let mut out = self.out_b;
-        for (a, w) in acc.iter().zip(&self.out_w) {
+        for (a, w) in acc[..2 * h].iter().zip(&self.out_w) {
             let x = a.clamp(0.0, 1.0);
             out += x * x * w;
         }
@@ -259,31 +286,34 @@ impl Params {
         acc: &mut [f32],
         grad: &mut Params,
     ) -> f32 {
+        let h = self.hidden;
         let out = self.forward(feats, acc) + base;
         let pred = sigmoid(out);
         let err = pred - target;
         // d loss / d out, with the output already in units of SCALE cp.
         let g = 2.0 * err * pred * (1.0 - pred);
         grad.out_b += g;
-        let mut dacc = [0f32; 2 * HIDDEN];
-        for i in 0..2 * HIDDEN {
+        let (acc, dacc) = acc.split_at_mut(2 * h);
+        for i in 0..2 * h {
             let a = acc[i];
             let x = a.clamp(0.0, 1.0);
             grad.out_w[i] += g * x * x;
-            if a > 0.0 && a < 1.0 {
-                dacc[i] = g * self.out_w[i] * 2.0 * x;
-            }
+            dacc[i] = if a > 0.0 && a < 1.0 {
+                g * self.out_w[i] * 2.0 * x
+            } else {
+                0.0
+            };
         }
-        let (du, dt) = dacc.split_at(HIDDEN);
-        for i in 0..HIDDEN {
+        let (du, dt) = dacc.split_at(h);
+        for i in 0..h {
             grad.ft_b[i] += du[i] + dt[i];
         }
         for &(u, t) in feats {
-            let (u, t) = (usize::from(u) * HIDDEN, usize::from(t) * HIDDEN);
-            for (gw, d) in grad.ft_w[u..u + HIDDEN].iter_mut().zip(du) {
+            let (u, t) = (usize::from(u) * h, usize::from(t) * h);
+            for (gw, d) in grad.ft_w[u..u + h].iter_mut().zip(du) {
                 *gw += d;
             }
-            for (gw, d) in grad.ft_w[t..t + HIDDEN].iter_mut().zip(dt) {
+            for (gw, d) in grad.ft_w[t..t + h].iter_mut().zip(dt) {
                 *gw += d;
             }
         }
@@ -337,7 +367,7 @@ fn loss(p: &Params, data: &Data) -> f64 {
     let total: f64 = (0..data.len())
         .into_par_iter()
         .map_init(
-            || vec![0f32; 2 * HIDDEN],
+            || p.scratch(),
             |acc, i| {
                 let pred = sigmoid(p.forward(data.position(i), acc) + data.bases[i]);
                 f64::from((pred - data.targets[i]).powi(2))
@@ -357,9 +387,15 @@ fn kind(residual: bool) -> &'static str {
 
 fn quantise(p: &Params, residual: bool) -> Vec<u8> {
     let q = |w: &f32| (w * f32::from(QA)).round() as i16;
-    let ft_w: Vec<i16> = p.ft_w.iter().map(q).collect();
-    let ft_b: Vec<i16> = p.ft_b.iter().map(q).collect();
-    Network::write_bytes(residual, &ft_w, &ft_b, &p.out_w, p.out_b)
+    NetFile {
+        hidden: p.hidden,
+        residual,
+        ft_weights: p.ft_w.iter().map(q).collect(),
+        ft_bias: p.ft_b.iter().map(q).collect(),
+        out_weights: p.out_w.clone(),
+        out_bias: p.out_b,
+    }
+    .to_bytes()
 }
 
 /// Trains and writes the network.
@@ -374,10 +410,34 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         args.residual,
         args.result_weight,
     )?;
+    let mut params = match &args.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = NetFile::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            if net.residual != args.residual {
+                return Err(format!(
+                    "{}: a {} network cannot start a {} one",
+                    path.display(),
+                    kind(net.residual),
+                    kind(args.residual)
+                ));
+            }
+            if let Some(h) = args.hidden.filter(|h| *h != net.hidden) {
+                return Err(format!(
+                    "{}: a network of {} hidden neurons cannot start one of {h}",
+                    path.display(),
+                    net.hidden
+                ));
+            }
+            Params::from_file(&net)
+        }
+        None => Params::random(args.hidden.unwrap_or(HIDDEN), args.seed),
+    };
     eprintln!(
-        "nnue: {} training and {} validation positions, hidden {HIDDEN}, read in {:.0} s",
+        "nnue: {} training and {} validation positions, hidden {}, read in {:.0} s",
         train.len(),
         valid.len(),
+        params.hidden,
         start.elapsed().as_secs_f64()
     );
     if train.len() < args.batch {
@@ -386,26 +446,10 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             args.batch
         ));
     }
-    let mut params = match &args.init {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let net =
-                Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            if net.residual() != args.residual {
-                return Err(format!(
-                    "{}: a {} network cannot start a {} one",
-                    path.display(),
-                    kind(net.residual()),
-                    kind(args.residual)
-                ));
-            }
-            Params::from_network(&net)
-        }
-        None => Params::random(args.seed),
-    };
+    let hidden = params.hidden;
     let mut adam = Adam {
-        m: Params::zeros(),
-        v: Params::zeros(),
+        m: Params::zeros(hidden),
+        v: Params::zeros(hidden),
         t: 0,
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed);
@@ -426,8 +470,8 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             let parts: Vec<(Params, f64)> = batch
                 .par_chunks(CHUNK)
                 .map(|chunk| {
-                    let mut grad = Params::zeros();
-                    let mut acc = vec![0f32; 2 * HIDDEN];
+                    let mut grad = Params::zeros(hidden);
+                    let mut acc = params.scratch();
                     let mut l = 0.0f64;
                     for &i in chunk {
                         let i = i as usize;
@@ -442,7 +486,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
                     (grad, l)
                 })
                 .collect();
-            let mut grad = Params::zeros();
+            let mut grad = Params::zeros(hidden);
             for (g, l) in &parts {
                 grad.add(g);
                 train_loss += l;
@@ -468,8 +512,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         );
     }
     let bytes = quantise(&params, args.residual);
-    let net = Network::from_bytes(&bytes).map_err(|e| e.to_string())?;
-    drop(net);
+    NetFile::parse(&bytes).map_err(|e| e.to_string())?;
     std::fs::write(&args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!("nnue: wrote {}", args.out.display());
     Ok(())
@@ -478,11 +521,12 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chess960::eval::nnue::Network;
 
-    fn example() -> (Vec<(u16, u16)>, Params) {
+    fn example(hidden: usize) -> (Vec<(u16, u16)>, Params) {
         let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
             .expect("test FEN");
-        let mut p = Params::random(3);
+        let mut p = Params::random(hidden, 3);
         // Biases that put some neurons inside the clipped range.
         for (i, b) in p.ft_b.iter_mut().enumerate() {
             *b = 0.05 * (i % 7) as f32;
@@ -491,7 +535,7 @@ mod tests {
     }
 
     /// A network read back for fine-tuning is the network that was written:
-    /// the committed one survives `from_network` then `quantise` byte for byte.
+    /// the committed one survives `from_file` then `quantise` byte for byte.
     #[test]
     fn a_network_read_back_is_written_unchanged() {
         let bytes = std::fs::read(concat!(
@@ -499,9 +543,29 @@ mod tests {
             "/../../src/eval/net.bin"
         ))
         .expect("the committed network");
-        let net = Network::from_bytes(&bytes).expect("a valid network");
-        let again = quantise(&Params::from_network(&net), net.residual());
+        let net = NetFile::parse(&bytes).expect("a valid network");
+        let again = quantise(&Params::from_file(&net), net.residual);
         assert!(again == bytes, "the network changed on the way through");
+    }
+
+    /// A network of another width than this build's is trained and written
+    /// at its own width, and read back to the same weights.
+    #[test]
+    fn other_widths_train_and_round_trip() {
+        for hidden in [16, 2 * HIDDEN] {
+            let (feats, p) = example(hidden);
+            let mut acc = p.scratch();
+            let mut grad = Params::zeros(hidden);
+            p.backward(&feats, 0.1, 0.7, &mut acc, &mut grad);
+            assert!(
+                grad.ft_w.iter().any(|g| *g != 0.0),
+                "width {hidden}: no gradient"
+            );
+            let bytes = quantise(&p, true);
+            let file = NetFile::parse(&bytes).expect("a valid file");
+            assert_eq!(file.hidden, hidden);
+            assert_eq!(quantise(&Params::from_file(&file), true), bytes);
+        }
     }
 
     /// The analytic gradient agrees with finite differences of the loss,
@@ -509,21 +573,27 @@ mod tests {
     /// row of a piece on the board.
     #[test]
     fn gradient_matches_finite_differences() {
-        let (feats, p) = example();
+        for hidden in [HIDDEN, 16] {
+            gradient_check(hidden);
+        }
+    }
+
+    fn gradient_check(hidden: usize) {
+        let (feats, p) = example(hidden);
         let (base, target) = (0.1, 0.7);
-        let mut acc = vec![0f32; 2 * HIDDEN];
-        let mut grad = Params::zeros();
+        let mut acc = p.scratch();
+        let mut grad = Params::zeros(hidden);
         p.backward(&feats, base, target, &mut acc, &mut grad);
         let loss_of = |q: &Params| {
-            let mut acc = vec![0f32; 2 * HIDDEN];
+            let mut acc = q.scratch();
             f64::from((sigmoid(q.forward(&feats, &mut acc) + base) - target).powi(2))
         };
         let h = 1e-3f32;
-        let row = usize::from(feats[3].0) * HIDDEN;
+        let row = usize::from(feats[3].0) * hidden;
         let mut checked = 0;
         for (which, i) in [
             (0, 5),
-            (0, HIDDEN + 9),
+            (0, hidden + 9),
             (1, 2),
             (1, 11),
             (2, row + 4),
@@ -542,21 +612,24 @@ mod tests {
             let tol = 1e-4 + 0.05 * numeric.abs();
             assert!(
                 (f64::from(analytic) - numeric).abs() <= tol,
-                "parameter {which}/{i}: analytic {analytic}, numeric {numeric}"
+                "width {hidden}, parameter {which}/{i}: analytic {analytic}, numeric {numeric}"
             );
             if numeric.abs() > 1e-6 {
                 checked += 1;
             }
         }
-        assert!(checked >= 3, "too few parameters with a gradient to check");
+        assert!(
+            checked >= 3,
+            "width {hidden}: too few parameters with a gradient to check"
+        );
     }
 
     /// Quantising keeps the float network's output: the built network's
     /// evaluation is within a few centipawns of the float forward pass.
     #[test]
     fn quantised_network_matches_float() {
-        let (feats, p) = example();
-        let mut acc = vec![0f32; 2 * HIDDEN];
+        let (feats, p) = example(HIDDEN);
+        let mut acc = p.scratch();
         let float_cp = p.forward(&feats, &mut acc) * SCALE;
         let net = Network::from_bytes(&quantise(&p, false)).expect("valid network");
         let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
