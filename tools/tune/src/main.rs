@@ -84,9 +84,12 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A run that cannot be done (unreadable or malformed data, an
+        // unwritable output): 1, as for the engine's commands; 2 is
+        // for a command line clap refuses.
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(1)
         }
     }
 }
