@@ -42,35 +42,25 @@ pub const CLIP: f32 = 1.98;
 pub const MAGIC: &[u8; 8] = b"C960NN02";
 /// Bytes before the weights: the magic, the hidden size and the kind.
 const HEADER: usize = 16;
-/// The evaluation loops take the hidden neurons eight at a time.
-const LANES: usize = 8;
+/// The evaluation loops take the hidden neurons eight at a time, so a
+/// network's width is a multiple of this.
+pub const LANES: usize = 8;
 
 /// Evaluations are kept away from mate scores.
 const EVAL_LIMIT: i32 = 20_000;
 
-/// The network compiled into the binary.
-static NET_BYTES: &[u8] = include_bytes!("net.bin");
-
-/// The compiled network's header, read while compiling (the bytes
-/// themselves are [`NET_BYTES`]).
-const NET_HEADER: [u8; HEADER] = {
-    let file = include_bytes!("net.bin");
-    assert!(file.len() >= HEADER, "src/eval/net.bin is too short");
-    let mut head = [0u8; HEADER];
-    let mut i = 0;
-    while i < HEADER {
-        head[i] = file[i];
-        i += 1;
-    }
-    head
-};
+/// The network compiled into the binary; its header is also read while
+/// compiling, for [`HIDDEN`].
+const NET_BYTES: &[u8] = include_bytes!("net.bin");
 
 /// Hidden neurons per accumulator: the width the compiled network's
 /// header states. Why from the file: a wider network is tried by
 /// building with its file in place of `net.bin`, with no other change,
 /// while the width stays a constant the loops are compiled for.
-pub const HIDDEN: usize =
-    u32::from_le_bytes([NET_HEADER[8], NET_HEADER[9], NET_HEADER[10], NET_HEADER[11]]) as usize;
+pub const HIDDEN: usize = {
+    assert!(NET_BYTES.len() >= HEADER, "src/eval/net.bin is too short");
+    u32::from_le_bytes([NET_BYTES[8], NET_BYTES[9], NET_BYTES[10], NET_BYTES[11]]) as usize
+};
 
 /// Size of a network file of `hidden` neurons: the header, per neuron a
 /// first-layer column of [`INPUTS`] weights and a bias (`i16`) and two
@@ -87,7 +77,7 @@ pub const FILE_SIZE: usize = file_size(HIDDEN);
 const _: () = {
     let mut i = 0;
     while i < MAGIC.len() {
-        assert!(NET_HEADER[i] == MAGIC[i], "src/eval/net.bin: bad magic");
+        assert!(NET_BYTES[i] == MAGIC[i], "src/eval/net.bin: bad magic");
         i += 1;
     }
     assert!(
@@ -95,7 +85,7 @@ const _: () = {
         "src/eval/net.bin: the hidden size must be a positive multiple of 8"
     );
     assert!(
-        include_bytes!("net.bin").len() == FILE_SIZE,
+        NET_BYTES.len() == FILE_SIZE,
         "src/eval/net.bin: its length does not match its hidden size"
     );
 };
@@ -168,7 +158,7 @@ pub enum NetError {
     #[error("not a chess960 network file (bad magic)")]
     Magic,
     /// A hidden size no network can have.
-    #[error("network has {0} hidden neurons; the size must be a positive multiple of 8")]
+    #[error("network has {0} hidden neurons; the size must be a positive multiple of {LANES}")]
     Width(u32),
     /// Built for another hidden-layer size.
     #[error("network has {0} hidden neurons, this binary expects {HIDDEN}")]

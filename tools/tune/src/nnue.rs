@@ -16,7 +16,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use chess960::eval::nnue::{features, NetFile, CLIP, HIDDEN, INPUTS, QA, SCALE};
+use chess960::eval::nnue::{features, NetFile, CLIP, HIDDEN, INPUTS, LANES, QA, SCALE};
 use chess960::notation::parse_fen;
 use clap::Args;
 use rand::seq::SliceRandom;
@@ -95,12 +95,13 @@ impl Data {
     }
 }
 
-/// A hidden size: a positive multiple of 8, at most 4096.
+/// A hidden size: a positive multiple of [`LANES`] (what the engine's
+/// loops take), at most 4096.
 fn width(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
-        Ok(h) if h > 0 && h.is_multiple_of(8) && h <= 4096 => Ok(h),
+        Ok(h) if h > 0 && h.is_multiple_of(LANES) && h <= 4096 => Ok(h),
         _ => Err(format!(
-            "'{text}' is not a hidden size (a multiple of 8 from 8 to 4096)"
+            "'{text}' is not a hidden size (a multiple of {LANES} from {LANES} to 4096)"
         )),
     }
 }
@@ -189,8 +190,6 @@ fn load(
 /// Float weights (and, with the same shape, gradients and Adam moments).
 #[derive(Clone)]
 struct Params {
-    /// Hidden neurons per accumulator.
-    hidden: usize,
     ft_w: Vec<f32>,
     ft_b: Vec<f32>,
     out_w: Vec<f32>,
@@ -200,7 +199,6 @@ struct Params {
 impl Params {
     fn zeros(hidden: usize) -> Params {
         Params {
-            hidden,
             ft_w: vec![0.0; INPUTS * hidden],
             ft_b: vec![0.0; hidden],
             out_w: vec![0.0; 2 * hidden],
@@ -208,12 +206,16 @@ impl Params {
         }
     }
 
+    /// Hidden neurons per accumulator (one first-layer bias each).
+    fn hidden(&self) -> usize {
+        self.ft_b.len()
+    }
+
     /// The weights of a trained network, back in training units (the
     /// inverse of [`quantise`]).
     fn from_file(net: &NetFile) -> Params {
         let unq = |w: &i16| f32::from(*w) / f32::from(QA);
         Params {
-            hidden: net.hidden,
             ft_w: net.ft_weights.iter().map(unq).collect(),
             ft_b: net.ft_bias.iter().map(unq).collect(),
             out_w: net.out_weights.clone(),
@@ -249,14 +251,14 @@ impl Params {
     /// Scratch space for [`Params::forward`] and [`Params::backward`]:
     /// the two accumulators, then their gradients.
     fn scratch(&self) -> Vec<f32> {
-        vec![0.0; 4 * self.hidden]
+        vec![0.0; 4 * self.hidden()]
     }
 
     /// The network output for one position (before the squash), with the
     /// two accumulators left in the first half of `acc` (from
     /// [`Params::scratch`]).
     fn forward(&self, feats: &[(u16, u16)], acc: &mut [f32]) -> f32 {
-        let h = self.hidden;
+        let h = self.hidden();
         let (us, them) = acc[..2 * h].split_at_mut(h);
         us.copy_from_slice(&self.ft_b);
         them.copy_from_slice(&self.ft_b);
@@ -286,7 +288,7 @@ impl Params {
         acc: &mut [f32],
         grad: &mut Params,
     ) -> f32 {
-        let h = self.hidden;
+        let h = self.hidden();
         let out = self.forward(feats, acc) + base;
         let pred = sigmoid(out);
         let err = pred - target;
@@ -388,7 +390,7 @@ fn kind(residual: bool) -> &'static str {
 fn quantise(p: &Params, residual: bool) -> Vec<u8> {
     let q = |w: &f32| (w * f32::from(QA)).round() as i16;
     NetFile {
-        hidden: p.hidden,
+        hidden: p.hidden(),
         residual,
         ft_weights: p.ft_w.iter().map(q).collect(),
         ft_bias: p.ft_b.iter().map(q).collect(),
@@ -437,7 +439,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         "nnue: {} training and {} validation positions, hidden {}, read in {:.0} s",
         train.len(),
         valid.len(),
-        params.hidden,
+        params.hidden(),
         start.elapsed().as_secs_f64()
     );
     if train.len() < args.batch {
@@ -446,7 +448,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             args.batch
         ));
     }
-    let hidden = params.hidden;
+    let hidden = params.hidden();
     let mut adam = Adam {
         m: Params::zeros(hidden),
         v: Params::zeros(hidden),
