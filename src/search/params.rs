@@ -250,14 +250,6 @@ mod tests {
         assert!(tunable("Hash").is_none());
     }
 
-    #[test]
-    fn the_lmr_constants_are_the_decimals_they_replace() {
-        // The reduction formula divides by 100.0: exact for these values,
-        // so the default search reduces as it did with 0.75 and 2.25.
-        assert_eq!(f64::from(LMR_BASE_CENTI.default_value()) / 100.0, 0.75);
-        assert_eq!(f64::from(LMR_DIVISOR_CENTI.default_value()) / 100.0, 2.25);
-    }
-
     #[cfg(feature = "tune")]
     #[test]
     fn a_tune_build_sets_values_within_range_only() {
