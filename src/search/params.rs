@@ -1,10 +1,11 @@
 //! The search's tunable numbers, named in one place.
 //!
 //! Each was set by hand and kept after fixed-node self-play; ten of the
-//! [`Param`]s then moved by a few units each in a 400-iteration SPSA run
-//! (the values of its state file, rounded) and reached this file through
-//! the gate at 5+0.05 against the build before them (the record is in
-//! docs/strength.md). A tuning run changes them here and nowhere else.
+//! [`Param`]s then moved, each by less than a tenth of its value, in a
+//! 400-iteration SPSA run (the values of its state file, rounded) and
+//! reached this file through the gate at 5+0.05 against the build before
+//! them (the record is in docs/strength.md). A tuning run changes them
+//! here and nowhere else.
 //! Depths are in plies of remaining depth, scores in centipawns.
 //!
 //! Two kinds: plain constants, which nothing tunes (move-ordering bands,
