@@ -418,3 +418,145 @@ fn a_relabelled_chunk_is_made_recorded_and_checked() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `kit.py`: chunks labelled elsewhere in parts come back as the file one `campaign.sh make`
+/// makes. The kit is packed, run in three parts (a mate line among the positions, which
+/// label.py drops, so the parts have holes to fit), unpacked into a `-` row, and then
+/// `campaign.sh make` on the same row, made again in one piece, must find the same checksum. A
+/// row with another checksum makes `unpack` fail.
+#[test]
+fn a_kit_made_in_parts_gives_the_file_of_one_run() {
+    let tools = support::find_tool("bash").is_some() && support::find_tool("flock").is_some();
+    if !support::python3_present()
+        || !support::tool_present(
+            tools,
+            "bash and flock",
+            "CHESS960_REQUIRE_BASH",
+            "apt-get install bash util-linux",
+        )
+    {
+        return;
+    }
+    let dir = support::temp_dir("campaign-kit");
+    let here = dir.join("repo/tools/nnue/campaign");
+    let tune = dir.join("repo/tools/tune");
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&tune).unwrap();
+    for f in ["campaign.sh", "kit.py"] {
+        std::fs::copy(campaign(f), here.join(f)).unwrap();
+    }
+    std::fs::copy(repo().join("tools/tune/label.py"), tune.join("label.py")).unwrap();
+    let quiet = [
+        "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1;0.5;1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1;1;3",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w HAha - 2 3;0;4",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1;5",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
+        "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;0.5;6",
+    ]
+    .map(|l| format!("{l}\n"))
+    .concat();
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
+    std::fs::write(data.join("chunks/s1/quiet.txt"), &quiet).unwrap();
+    let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
+    std::fs::write(
+        here.join("chunks.tsv"),
+        format!(
+            "{header}s1\te\t1\t7\t100\t0\t0\t0\t0\t7\t{}\n",
+            sha256_hex(quiet.as_bytes())
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        here.join("lineage.tsv"),
+        "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
+    )
+    .unwrap();
+    let relabels = here.join("relabels.tsv");
+    let relabel_header = "# chunk\tsource\tengine\tlabel_nodes\tpositions\tsha256\n";
+    std::fs::write(
+        &relabels,
+        format!("{relabel_header}s1@e\ts1\te\t300\t-\t-\n"),
+    )
+    .unwrap();
+    let engine = data.join("engines/e");
+    std::fs::create_dir_all(&engine).unwrap();
+    std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
+    std::fs::copy(support::binary(), engine.join("tune")).unwrap();
+    std::fs::write(engine.join("BUILT"), "").unwrap();
+
+    let kit = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new("python3")
+            .arg(here.join("kit.py"))
+            .args(args)
+            .output()
+            .expect("python3");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (kit_dir, out_dir) = (dir.join("kit"), dir.join("out"));
+    let (code, text) = kit(&[
+        "pack".as_ref(),
+        data.as_os_str(),
+        kit_dir.as_os_str(),
+        "s1@e".as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = kit(&[
+        "run".as_ref(),
+        kit_dir.as_os_str(),
+        out_dir.as_os_str(),
+        "--parts".as_ref(),
+        "3".as_ref(),
+        "--jobs".as_ref(),
+        "2".as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("1 of 1 chunks finished"), "{text}");
+    let tar = out_dir.join("labels.tar");
+    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
+    assert_eq!(code, Some(0), "{text}");
+    let labelled = std::fs::read_to_string(data.join("chunks/s1@e/labelled.txt")).unwrap();
+    assert_eq!(
+        labelled.lines().count(),
+        6,
+        "the mate-in-one line is dropped: {labelled}"
+    );
+    let row = format!("s1@e\ts1\te\t300\t6\t{}", sha256_hex(labelled.as_bytes()));
+    let recipe = std::fs::read_to_string(&relabels).unwrap();
+    assert!(
+        recipe.contains(&row),
+        "count and checksum recorded: {recipe}"
+    );
+
+    // One run of campaign.sh on the recorded row makes the same file.
+    std::fs::remove_dir_all(data.join("chunks/s1@e")).unwrap();
+    let out = Command::new("bash")
+        .arg(here.join("campaign.sh"))
+        .arg(&data)
+        .args(["make", "s1@e"])
+        .env("FASTCHESS", support::binary())
+        .output()
+        .expect("bash");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "make failed: {err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
+
+    // A row with another checksum: unpack fails and says so.
+    let zeros = "0".repeat(64);
+    std::fs::write(
+        &relabels,
+        format!("{relabel_header}s1@e\ts1\te\t300\t6\t{zeros}\n"),
+    )
+    .unwrap();
+    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("its recipe says 6,"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
