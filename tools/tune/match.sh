@@ -12,6 +12,8 @@
 #   OPENINGS=<file.epd>: starts to draw from instead of the bare 960 (e.g. gen_openings.py --plies 4:
 #     at fixed nodes a start drawn twice replays the same game; random plies make repeats rare)
 #   CONCURRENCY=N: games at a time (default 1)
+#   NEW_OPTIONS / BASE_OPTIONS="Name=Value ...": UCI options for one side only (e.g. tuned values
+#     screened as options of a tune build against the same build at its defaults)
 set -euo pipefail
 BASE="${1:?base engine}"; NEW="${2:?new engine}"; GAMES="${3:-300}"
 LIMIT="${4:-nodes=8000}"; SEED="${5:-7}"
@@ -24,9 +26,12 @@ if [ -z "$OPENINGS" ]; then
   OPENINGS="$OUT/c960.epd"
   "$NEW" openings --all -o "$OPENINGS"
 fi
+new_opts=(); for o in ${NEW_OPTIONS:-}; do new_opts+=("option.$o"); done
+base_opts=(); for o in ${BASE_OPTIONS:-}; do base_opts+=("option.$o"); done
 case "$LIMIT" in tc=*) EACH=("$LIMIT") ;; *) EACH=(tc=inf "$LIMIT") ;; esac
 nice -n 10 "$FASTCHESS" \
-  -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
+  -engine cmd="$NEW" name=new ${new_opts[@]+"${new_opts[@]}"} \
+  -engine cmd="$BASE" name=base ${base_opts[@]+"${base_opts[@]}"} \
   -each "${EACH[@]}" option.Hash=16 option.Threads=1 \
   -variant fischerandom \
   -openings file="$OPENINGS" format=epd order=random -srand "$SEED" \
