@@ -301,122 +301,168 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// A copy of the campaign's layout in a temporary directory: campaign.sh, kit.py and label.py,
+/// a source chunk `s1` of the given quiet positions (FEN;result;game lines) already on disk with
+/// its checksum, this build as engine `e`, and a row `s1@e` of relabels.tsv (300 nodes) with `-`
+/// for its count and checksum. None where bash, flock or python3 is missing (and not required).
+struct Layout {
+    dir: PathBuf,
+    here: PathBuf,
+    data: PathBuf,
+    relabels: PathBuf,
+}
+
+const RELABEL_HEADER: &str = "# chunk\tsource\tengine\tlabel_nodes\tpositions\tsha256\n";
+
+impl Layout {
+    fn new(tag: &str, quiet_lines: &[&str]) -> Option<Layout> {
+        let tools = support::find_tool("bash").is_some() && support::find_tool("flock").is_some();
+        if !support::python3_present()
+            || !support::tool_present(
+                tools,
+                "bash and flock",
+                "CHESS960_REQUIRE_BASH",
+                "apt-get install bash util-linux",
+            )
+        {
+            return None;
+        }
+        let dir = support::temp_dir(tag);
+        let here = dir.join("repo/tools/nnue/campaign");
+        let tune = dir.join("repo/tools/tune");
+        std::fs::create_dir_all(&here).unwrap();
+        std::fs::create_dir_all(&tune).unwrap();
+        for f in ["campaign.sh", "kit.py"] {
+            std::fs::copy(campaign(f), here.join(f)).unwrap();
+        }
+        std::fs::copy(repo().join("tools/tune/label.py"), tune.join("label.py")).unwrap();
+
+        let quiet: String = quiet_lines.iter().map(|l| format!("{l}\n")).collect();
+        let data = dir.join("data");
+        std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
+        std::fs::write(data.join("chunks/s1/quiet.txt"), &quiet).unwrap();
+        let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
+        let n = quiet_lines.len();
+        std::fs::write(
+            here.join("chunks.tsv"),
+            format!(
+                "{header}s1\te\t1\t{n}\t100\t0\t0\t0\t0\t{n}\t{}\n",
+                sha256_hex(quiet.as_bytes())
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            here.join("lineage.tsv"),
+            "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
+        )
+        .unwrap();
+        let relabels = here.join("relabels.tsv");
+        std::fs::write(
+            &relabels,
+            format!("{RELABEL_HEADER}s1@e\ts1\te\t300\t-\t-\n"),
+        )
+        .unwrap();
+        // The engine is this build, already "built" (its tuner only has to exist).
+        let engine = data.join("engines/e");
+        std::fs::create_dir_all(&engine).unwrap();
+        std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
+        std::fs::copy(support::binary(), engine.join("tune")).unwrap();
+        std::fs::write(engine.join("BUILT"), "").unwrap();
+        Some(Layout {
+            dir,
+            here,
+            data,
+            relabels,
+        })
+    }
+
+    /// `campaign.sh DATA make s1@e`.
+    fn make(&self) -> std::process::Output {
+        Command::new("bash")
+            .arg(self.here.join("campaign.sh"))
+            .arg(&self.data)
+            .args(["make", "s1@e"])
+            .env("FASTCHESS", support::binary())
+            .output()
+            .expect("bash")
+    }
+
+    /// Row s1@e with this count and checksum.
+    fn set_row(&self, positions: usize, sum: &str) {
+        std::fs::write(
+            &self.relabels,
+            format!("{RELABEL_HEADER}s1@e\ts1\te\t300\t{positions}\t{sum}\n"),
+        )
+        .unwrap();
+    }
+
+    /// The made file of s1@e.
+    fn labelled(&self) -> String {
+        std::fs::read_to_string(self.data.join("chunks/s1@e/labelled.txt")).unwrap()
+    }
+
+    fn remove_made(&self) {
+        std::fs::remove_dir_all(self.data.join("chunks/s1@e")).unwrap();
+    }
+}
+
+impl Drop for Layout {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// `campaign.sh make` on a relabelled chunk: the source's quiet positions are labelled by the
 /// engine's search, the count and checksum go into the row, a second make must match them, and a
 /// row whose checksum differs stops the run. Everything runs in a copy of the campaign's layout
 /// with a tiny source chunk already on disk and this build as the labelling engine.
 #[test]
 fn a_relabelled_chunk_is_made_recorded_and_checked() {
-    let tools = support::find_tool("bash").is_some() && support::find_tool("flock").is_some();
-    if !support::python3_present()
-        || !support::tool_present(
-            tools,
-            "bash and flock",
-            "CHESS960_REQUIRE_BASH",
-            "apt-get install bash util-linux",
-        )
-    {
-        return;
-    }
-    let dir = support::temp_dir("campaign-relabel");
-    let here = dir.join("repo/tools/nnue/campaign");
-    let tune = dir.join("repo/tools/tune");
-    std::fs::create_dir_all(&here).unwrap();
-    std::fs::create_dir_all(&tune).unwrap();
-    std::fs::copy(campaign("campaign.sh"), here.join("campaign.sh")).unwrap();
-    std::fs::copy(repo().join("tools/tune/label.py"), tune.join("label.py")).unwrap();
-
-    // The source chunk: a few quiet positions (FEN;result;game) with their checksum.
     let quiet = [
         "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1;0.5;1",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w HAha - 2 3;0;3",
         "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1;4",
-    ]
-    .map(|l| format!("{l}\n"))
-    .concat();
-    let data = dir.join("data");
-    std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
-    std::fs::write(data.join("chunks/s1/quiet.txt"), &quiet).unwrap();
-    let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
-    std::fs::write(
-        here.join("chunks.tsv"),
-        format!(
-            "{header}s1\te\t1\t4\t100\t0\t0\t0\t0\t4\t{}\n",
-            sha256_hex(quiet.as_bytes())
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        here.join("lineage.tsv"),
-        "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
-    )
-    .unwrap();
-    let relabels = here.join("relabels.tsv");
-    let relabel_header = "# chunk\tsource\tengine\tlabel_nodes\tpositions\tsha256\n";
-    std::fs::write(
-        &relabels,
-        format!("{relabel_header}s1@e\ts1\te\t300\t-\t-\n"),
-    )
-    .unwrap();
-    // The engine is this build, already "built" (its tuner only has to exist).
-    let engine = data.join("engines/e");
-    std::fs::create_dir_all(&engine).unwrap();
-    std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
-    std::fs::copy(support::binary(), engine.join("tune")).unwrap();
-    std::fs::write(engine.join("BUILT"), "").unwrap();
-
-    let make = || {
-        Command::new("bash")
-            .arg(here.join("campaign.sh"))
-            .arg(&data)
-            .args(["make", "s1@e"])
-            .env("FASTCHESS", support::binary())
-            .output()
-            .expect("bash")
+    ];
+    let Some(layout) = Layout::new("campaign-relabel", &quiet) else {
+        return;
     };
-    let out = make();
+    let out = layout.make();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "make failed: {err}");
-    let labelled = std::fs::read_to_string(data.join("chunks/s1@e/labelled.txt")).unwrap();
+    let labelled = layout.labelled();
     let lines: Vec<&str> = labelled.lines().collect();
     assert_eq!(lines.len(), 4, "{labelled}");
-    for (line, source) in lines.iter().zip(quiet.lines()) {
+    for (line, source) in lines.iter().zip(quiet) {
         let (head, cp) = line.rsplit_once(';').expect("a label");
         assert_eq!(head, source, "the source line, then the label");
         assert!(cp.parse::<i32>().is_ok(), "a centipawn label: {line}");
     }
     let row = format!("s1@e\ts1\te\t300\t4\t{}", sha256_hex(labelled.as_bytes()));
-    let recipe = std::fs::read_to_string(&relabels).unwrap();
+    let recipe = std::fs::read_to_string(&layout.relabels).unwrap();
     assert!(
         recipe.contains(&row),
         "count and checksum recorded: {recipe}"
     );
 
     // Made again from the recorded row: the same file.
-    std::fs::remove_dir_all(data.join("chunks/s1@e")).unwrap();
-    let out = make();
+    layout.remove_made();
+    let out = layout.make();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "make again failed: {err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
 
     // A row whose checksum is not the file's stops the run.
-    let zeros = "0".repeat(64);
-    std::fs::write(
-        &relabels,
-        format!("{relabel_header}s1@e\ts1\te\t300\t4\t{zeros}\n"),
-    )
-    .unwrap();
-    std::fs::remove_dir_all(data.join("chunks/s1@e")).unwrap();
-    let out = make();
+    layout.set_row(4, &"0".repeat(64));
+    layout.remove_made();
+    let out = layout.make();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("its recipe says 4,"), "{err}");
     assert!(
-        !data.join("locks/s1@e").exists(),
+        !layout.data.join("locks/s1@e").exists(),
         "a run that stops on an error leaves no lock behind"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `kit.py`: chunks labelled elsewhere in parts come back as the file one `campaign.sh make`
@@ -426,26 +472,6 @@ fn a_relabelled_chunk_is_made_recorded_and_checked() {
 /// row with another checksum makes `unpack` fail.
 #[test]
 fn a_kit_made_in_parts_gives_the_file_of_one_run() {
-    let tools = support::find_tool("bash").is_some() && support::find_tool("flock").is_some();
-    if !support::python3_present()
-        || !support::tool_present(
-            tools,
-            "bash and flock",
-            "CHESS960_REQUIRE_BASH",
-            "apt-get install bash util-linux",
-        )
-    {
-        return;
-    }
-    let dir = support::temp_dir("campaign-kit");
-    let here = dir.join("repo/tools/nnue/campaign");
-    let tune = dir.join("repo/tools/tune");
-    std::fs::create_dir_all(&here).unwrap();
-    std::fs::create_dir_all(&tune).unwrap();
-    for f in ["campaign.sh", "kit.py"] {
-        std::fs::copy(campaign(f), here.join(f)).unwrap();
-    }
-    std::fs::copy(repo().join("tools/tune/label.py"), tune.join("label.py")).unwrap();
     let quiet = [
         "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1;0.5;1",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
@@ -454,42 +480,13 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
         "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1;5",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
         "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;0.5;6",
-    ]
-    .map(|l| format!("{l}\n"))
-    .concat();
-    let data = dir.join("data");
-    std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
-    std::fs::write(data.join("chunks/s1/quiet.txt"), &quiet).unwrap();
-    let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
-    std::fs::write(
-        here.join("chunks.tsv"),
-        format!(
-            "{header}s1\te\t1\t7\t100\t0\t0\t0\t0\t7\t{}\n",
-            sha256_hex(quiet.as_bytes())
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        here.join("lineage.tsv"),
-        "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
-    )
-    .unwrap();
-    let relabels = here.join("relabels.tsv");
-    let relabel_header = "# chunk\tsource\tengine\tlabel_nodes\tpositions\tsha256\n";
-    std::fs::write(
-        &relabels,
-        format!("{relabel_header}s1@e\ts1\te\t300\t-\t-\n"),
-    )
-    .unwrap();
-    let engine = data.join("engines/e");
-    std::fs::create_dir_all(&engine).unwrap();
-    std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
-    std::fs::copy(support::binary(), engine.join("tune")).unwrap();
-    std::fs::write(engine.join("BUILT"), "").unwrap();
-
+    ];
+    let Some(layout) = Layout::new("campaign-kit", &quiet) else {
+        return;
+    };
     let kit = |args: &[&std::ffi::OsStr]| {
         let out = Command::new("python3")
-            .arg(here.join("kit.py"))
+            .arg(layout.here.join("kit.py"))
             .args(args)
             .output()
             .expect("python3");
@@ -500,13 +497,12 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
         );
         (out.status.code(), text)
     };
-    let (kit_dir, out_dir) = (dir.join("kit"), dir.join("out"));
-    let (code, text) = kit(&[
-        "pack".as_ref(),
-        data.as_os_str(),
-        kit_dir.as_os_str(),
-        "s1@e".as_ref(),
-    ]);
+    let (data, kit_dir, out_dir) = (
+        layout.data.as_os_str(),
+        layout.dir.join("kit"),
+        layout.dir.join("out"),
+    );
+    let (code, text) = kit(&["pack".as_ref(), data, kit_dir.as_os_str(), "s1@e".as_ref()]);
     assert_eq!(code, Some(0), "{text}");
     let (code, text) = kit(&[
         "run".as_ref(),
@@ -520,43 +516,31 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("1 of 1 chunks finished"), "{text}");
     let tar = out_dir.join("labels.tar");
-    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
+    let (code, text) = kit(&["unpack".as_ref(), data, tar.as_os_str()]);
     assert_eq!(code, Some(0), "{text}");
-    let labelled = std::fs::read_to_string(data.join("chunks/s1@e/labelled.txt")).unwrap();
+    let labelled = layout.labelled();
     assert_eq!(
         labelled.lines().count(),
         6,
         "the mate-in-one line is dropped: {labelled}"
     );
     let row = format!("s1@e\ts1\te\t300\t6\t{}", sha256_hex(labelled.as_bytes()));
-    let recipe = std::fs::read_to_string(&relabels).unwrap();
+    let recipe = std::fs::read_to_string(&layout.relabels).unwrap();
     assert!(
         recipe.contains(&row),
         "count and checksum recorded: {recipe}"
     );
 
     // One run of campaign.sh on the recorded row makes the same file.
-    std::fs::remove_dir_all(data.join("chunks/s1@e")).unwrap();
-    let out = Command::new("bash")
-        .arg(here.join("campaign.sh"))
-        .arg(&data)
-        .args(["make", "s1@e"])
-        .env("FASTCHESS", support::binary())
-        .output()
-        .expect("bash");
+    layout.remove_made();
+    let out = layout.make();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "make failed: {err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
 
     // A row with another checksum: unpack fails and says so.
-    let zeros = "0".repeat(64);
-    std::fs::write(
-        &relabels,
-        format!("{relabel_header}s1@e\ts1\te\t300\t6\t{zeros}\n"),
-    )
-    .unwrap();
-    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
+    layout.set_row(6, &"0".repeat(64));
+    let (code, text) = kit(&["unpack".as_ref(), data, tar.as_os_str()]);
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("its recipe says 6,"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
