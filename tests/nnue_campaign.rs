@@ -404,6 +404,30 @@ impl Layout {
     fn remove_made(&self) {
         std::fs::remove_dir_all(self.data.join("chunks/s1@e")).unwrap();
     }
+
+    /// Row s1@e holds the count and checksum of the made file.
+    fn assert_recorded(&self, positions: usize) {
+        let labelled = self.labelled();
+        let row = format!(
+            "s1@e\ts1\te\t300\t{positions}\t{}",
+            sha256_hex(labelled.as_bytes())
+        );
+        let recipe = std::fs::read_to_string(&self.relabels).unwrap();
+        assert!(
+            recipe.contains(&row),
+            "count and checksum recorded: {recipe}"
+        );
+    }
+
+    /// The made file removed and made again from the recorded row, in one run of campaign.sh:
+    /// the same checksum.
+    fn assert_made_again(&self) {
+        self.remove_made();
+        let out = self.make();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "make again failed: {err}");
+        assert!(err.contains("made again, checksum matches"), "{err}");
+    }
 }
 
 impl Drop for Layout {
@@ -438,19 +462,8 @@ fn a_relabelled_chunk_is_made_recorded_and_checked() {
         assert_eq!(head, source, "the source line, then the label");
         assert!(cp.parse::<i32>().is_ok(), "a centipawn label: {line}");
     }
-    let row = format!("s1@e\ts1\te\t300\t4\t{}", sha256_hex(labelled.as_bytes()));
-    let recipe = std::fs::read_to_string(&layout.relabels).unwrap();
-    assert!(
-        recipe.contains(&row),
-        "count and checksum recorded: {recipe}"
-    );
-
-    // Made again from the recorded row: the same file.
-    layout.remove_made();
-    let out = layout.make();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "make again failed: {err}");
-    assert!(err.contains("made again, checksum matches"), "{err}");
+    layout.assert_recorded(4);
+    layout.assert_made_again();
 
     // A row whose checksum is not the file's stops the run.
     layout.set_row(4, &"0".repeat(64));
@@ -524,19 +537,9 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
         6,
         "the mate-in-one line is dropped: {labelled}"
     );
-    let row = format!("s1@e\ts1\te\t300\t6\t{}", sha256_hex(labelled.as_bytes()));
-    let recipe = std::fs::read_to_string(&layout.relabels).unwrap();
-    assert!(
-        recipe.contains(&row),
-        "count and checksum recorded: {recipe}"
-    );
-
+    layout.assert_recorded(6);
     // One run of campaign.sh on the recorded row makes the same file.
-    layout.remove_made();
-    let out = layout.make();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "make failed: {err}");
-    assert!(err.contains("made again, checksum matches"), "{err}");
+    layout.assert_made_again();
 
     // A row with another checksum: unpack fails and says so.
     layout.set_row(6, &"0".repeat(64));
