@@ -47,7 +47,7 @@ fn fastchess_args(tag: &str, env: &[(&str, &str)]) -> Vec<String> {
     text.lines().skip(1).map(str::to_owned).collect()
 }
 
-/// The arguments from the `-engine` before `cmd=<cmd>` up to the next `-engine` or `-each`.
+/// The arguments after `cmd=<cmd>` up to the next `-engine` or `-each`: that side's own.
 fn engine_args(args: &[String], cmd: &str) -> Vec<String> {
     let at = args
         .iter()

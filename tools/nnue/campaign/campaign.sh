@@ -4,6 +4,8 @@
 # campaign.sh DATA_DIR check           check every chunk on disk against its checksum
 # campaign.sh DATA_DIR files [ID...]   print the paths of the chunks' data files
 # campaign.sh DATA_DIR train NET       train network NET of nets.tsv from its chunks (made if missing)
+# campaign.sh DATA_DIR settle ID        record or check relabelled chunk ID whose file was made
+#                                       elsewhere (kit.py unpack), as `make` does with its own
 #
 # The own-data campaign (README.md beside this script): self-play data made in
 # deterministic chunks, each from a recipe row of chunks.tsv, by an engine of
@@ -32,7 +34,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 TOOLS="$ROOT/tools/tune"
-D="${1:?data directory}"; CMD="${2:?command: build, make, check or files}"; shift 2
+D="${1:?data directory}"; CMD="${2:?command: build, make, check, files, train or settle}"; shift 2
 mkdir -p "$D/engines" "$D/chunks"
 D="$(cd "$D" && pwd)"
 stamp() { echo "$(date -Is) $*" >&2; }
@@ -246,7 +248,17 @@ case "$CMD" in
   files)
     for id in ${*:-$(ids)}; do chunk_file "$id"; done
     ;;
+  settle)
+    id="${1:?chunk id, as relabels.tsv names it}"
+    r="$(row "$HERE/relabels.tsv" "$id")"
+    [ -n "$r" ] || die "no chunk '$id' in relabels.tsv"
+    IFS=$'\t' read -r _ _ _ _ positions sum <<<"$r"
+    file="$D/chunks/$id/labelled.txt"
+    [ -e "$file" ] || die "chunk $id: no file $file"
+    mkdir -p "$D/locks"
+    settle "$HERE/relabels.tsv" "$id" "$file" "$positions" "$sum"
+    ;;
   *)
-    die "unknown command '$CMD' (build, make, check, files or train)"
+    die "unknown command '$CMD' (build, make, check, files, train or settle)"
     ;;
 esac
