@@ -586,3 +586,161 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("its recipe says 6,"), "{text}");
 }
+
+/// The match runner for the played-chunk kit test: `FASTCHESS`, where it names one and
+/// python-chess is installed (extract.py and gen_openings.py need it); None otherwise (the test
+/// is skipped unless CHESS960_REQUIRE_FASTCHESS is set).
+fn fastchess() -> Option<PathBuf> {
+    let found = std::env::var_os("FASTCHESS").map(PathBuf::from);
+    let present =
+        found.as_ref().is_some_and(|p| p.exists()) && support::python_imports("chess.pgn");
+    support::tool_present(
+        present,
+        "fastchess (FASTCHESS=/path/to/fastchess) and python-chess",
+        "CHESS960_REQUIRE_FASTCHESS",
+        "build it from github.com/Disservin/fastchess; pip install chess==1.11.2",
+    )
+    .then_some(found)
+    .flatten()
+}
+
+/// `kit.py` on a chunk to play: its games are played in slices (each slice of its openings by
+/// a match of its own), its positions are taken from the slices' games put back in order, its
+/// labels are made in parts, and `unpack` makes the chunk's file here and records its row. Then
+/// `campaign.sh make`, playing the chunk in one match, must find the same checksum: the slices'
+/// games are the games of one run. A row with another checksum makes `unpack` fail.
+///
+/// The engine is this build; its tuner is a stand-in whose `quiet` keeps every position (what
+/// is under test is the games and the labels, and `tune quiet` is the same program here and
+/// there).
+#[test]
+fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
+    let Some(fastchess) = fastchess() else {
+        return;
+    };
+    if support::find_tool("flock").is_none() {
+        return;
+    }
+    let dir = support::temp_dir("campaign-played-kit");
+    let here = dir.join("repo/tools/nnue/campaign");
+    let tune = dir.join("repo/tools/tune");
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&tune).unwrap();
+    for f in ["campaign.sh", "kit.py"] {
+        std::fs::copy(campaign(f), here.join(f)).unwrap();
+    }
+    for f in ["label.py", "gen_games.sh", "gen_openings.py", "extract.py"] {
+        std::fs::copy(repo().join("tools/tune").join(f), tune.join(f)).unwrap();
+    }
+    let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
+    let chunks = here.join("chunks.tsv");
+    let set_row = |tail: &str| {
+        std::fs::write(
+            &chunks,
+            format!("{header}p1\te\t5\t6\t200\t100\t0.5\t4\t0\t{tail}\n"),
+        )
+        .unwrap();
+    };
+    set_row("-\t-");
+    std::fs::write(here.join("relabels.tsv"), RELABEL_HEADER).unwrap();
+    std::fs::write(
+        here.join("lineage.tsv"),
+        "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
+    )
+    .unwrap();
+    let data = dir.join("data");
+    let engine = data.join("engines/e");
+    std::fs::create_dir_all(&engine).unwrap();
+    std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
+    // `tune quiet IN OUT ...` as a copy.
+    std::fs::write(engine.join("tune"), "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(engine.join("tune"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    std::fs::write(engine.join("BUILT"), "").unwrap();
+
+    let kit = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new("python3")
+            .arg(here.join("kit.py"))
+            .args(args)
+            .env("FASTCHESS", &fastchess)
+            .output()
+            .expect("python3");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (kit_dir, out_dir) = (dir.join("kit"), dir.join("out"));
+    let (code, text) = kit(&[
+        "pack".as_ref(),
+        data.as_os_str(),
+        kit_dir.as_os_str(),
+        "p1".as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = kit(&[
+        "run".as_ref(),
+        kit_dir.as_os_str(),
+        out_dir.as_os_str(),
+        "--parts".as_ref(),
+        "3".as_ref(),
+        "--jobs".as_ref(),
+        "2".as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("1 of 1 chunks finished"), "{text}");
+    let tar = out_dir.join("labels.tar");
+    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
+    assert_eq!(code, Some(0), "{text}");
+
+    let games = std::fs::read_to_string(data.join("chunks/p1/games/games.pgn")).unwrap();
+    assert_eq!(games.matches("[Result ").count(), 6, "six games: {games}");
+    let labelled = std::fs::read_to_string(data.join("chunks/p1/labelled.txt")).unwrap();
+    assert!(
+        labelled.lines().count() > 20,
+        "positions labelled: {labelled}"
+    );
+    for line in labelled.lines() {
+        let fields: Vec<&str> = line.split(';').collect();
+        assert_eq!(fields.len(), 4, "FEN;result;game;cp: {line}");
+        assert!(
+            fields[3].parse::<i32>().is_ok(),
+            "a centipawn label: {line}"
+        );
+    }
+    let recorded = format!(
+        "p1\te\t5\t6\t200\t100\t0.5\t4\t0\t{}\t{}",
+        labelled.lines().count(),
+        sha256_hex(labelled.as_bytes())
+    );
+    let recipe = std::fs::read_to_string(&chunks).unwrap();
+    assert!(
+        recipe.contains(&recorded),
+        "count and checksum recorded: {recipe}"
+    );
+
+    // The same chunk made in one run: the same file.
+    std::fs::remove_dir_all(data.join("chunks/p1")).unwrap();
+    let out = Command::new("bash")
+        .arg(here.join("campaign.sh"))
+        .arg(&data)
+        .args(["make", "p1"])
+        .env("FASTCHESS", &fastchess)
+        .output()
+        .expect("bash");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "make failed: {err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
+
+    // A row with another checksum: unpack fails and says so.
+    set_row(&format!("{}\t{}", labelled.lines().count(), "0".repeat(64)));
+    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("its recipe says"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

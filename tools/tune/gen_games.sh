@@ -8,6 +8,9 @@
 #
 # Environment: FASTCHESS=/path/to/fastchess (required)  PLIES=6
 #              DFRC_SHARE=0 (share of openings from Double Fischer Random starts)
+#              OPENINGS=FILE.epd: play these openings (GAMES of them, from the first) instead
+#                of drawing new ones; a slice of a chunk's openings played apart from the rest
+#                gives the games the whole file would (kit.py plays chunks in slices that way)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ENGINE="${1:?engine binary}"; OUT="${2:?output directory}"
@@ -16,8 +19,12 @@ FASTCHESS="${FASTCHESS:-}"
 [ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || { echo "set FASTCHESS to the fastchess binary (a public match runner, built outside the repository)" >&2; exit 2; }
 PLIES="${PLIES:-6}"
 mkdir -p "$OUT"
-python3 "$HERE/gen_openings.py" "$OUT/openings.epd" --count "$GAMES" --plies "$PLIES" --seed "$SEED" \
-  --dfrc-share "${DFRC_SHARE:-0}"
+if [ -n "${OPENINGS:-}" ]; then
+  cp "$OPENINGS" "$OUT/openings.epd"
+else
+  python3 "$HERE/gen_openings.py" "$OUT/openings.epd" --count "$GAMES" --plies "$PLIES" --seed "$SEED" \
+    --dfrc-share "${DFRC_SHARE:-0}"
+fi
 nice -n 10 "$FASTCHESS" \
   -engine cmd="$ENGINE" name=a -engine cmd="$ENGINE" name=b \
   -each nodes="$NODES" tc=inf option.Hash=8 option.Threads=1 \

@@ -4,8 +4,8 @@
 # campaign.sh DATA_DIR check           check every chunk on disk against its checksum
 # campaign.sh DATA_DIR files [ID...]   print the paths of the chunks' data files
 # campaign.sh DATA_DIR train NET       train network NET of nets.tsv from its chunks (made if missing)
-# campaign.sh DATA_DIR settle ID        record or check relabelled chunk ID whose file was made
-#                                       elsewhere (kit.py unpack), as `make` does with its own
+# campaign.sh DATA_DIR settle ID        record or check chunk ID whose file was made elsewhere
+#                                       (kit.py unpack), as `make` does with its own
 #
 # The own-data campaign (README.md beside this script): self-play data made in
 # deterministic chunks, each from a recipe row of chunks.tsv, by an engine of
@@ -249,14 +249,20 @@ case "$CMD" in
     for id in ${*:-$(ids)}; do chunk_file "$id"; done
     ;;
   settle)
-    id="${1:?chunk id, as relabels.tsv names it}"
-    r="$(row "$HERE/relabels.tsv" "$id")"
-    [ -n "$r" ] || die "no chunk '$id' in relabels.tsv"
-    IFS=$'\t' read -r _ _ _ _ positions sum <<<"$r"
-    file="$D/chunks/$id/labelled.txt"
+    id="${1:?chunk id, as chunks.tsv or relabels.tsv names it}"
+    if r="$(row "$HERE/relabels.tsv" "$id")" && [ -n "$r" ]; then
+      recipe="$HERE/relabels.tsv"
+      IFS=$'\t' read -r _ _ _ _ positions sum <<<"$r"
+    elif r="$(row "$HERE/chunks.tsv" "$id")" && [ -n "$r" ]; then
+      recipe="$HERE/chunks.tsv"
+      IFS=$'\t' read -r _ _ _ _ _ _ _ _ _ positions sum <<<"$r"
+    else
+      die "no chunk '$id' in chunks.tsv or relabels.tsv"
+    fi
+    file="$(chunk_file "$id")"
     [ -e "$file" ] || die "chunk $id: no file $file"
     mkdir -p "$D/locks"
-    settle "$HERE/relabels.tsv" "$id" "$file" "$positions" "$sum"
+    settle "$recipe" "$id" "$file" "$positions" "$sum"
     ;;
   *)
     die "unknown command '$CMD' (build, make, check, files, train or settle)"

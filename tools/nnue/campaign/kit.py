@@ -1,32 +1,46 @@
 #!/usr/bin/env python3
-"""Relabel chunks of relabels.tsv on another machine, many cores at once.
+"""Make chunks on another machine, many cores at once.
 
-Labelling is the campaign's long step, and it splits: label.py labels every N-th line of a file
-(`--part K --parts N`) with each label searched from a cleared table, so parts labelled on any
-machine, in any order, put back together give the file one run would have made. This tool packs
-what such a machine needs, runs the parts there and brings back only the labels, small enough for
-a narrow link:
+A chunk's two long steps split. Labelling: label.py labels every N-th line of a file (`--part K
+--parts N`) with each label searched from a cleared table, so parts labelled on any machine, in
+any order, put back together give the file one run would have made. Playing: every game is
+played from its own opening at fixed nodes by engines whose tables `ucinewgame` clears, so a
+slice of a chunk's openings played by itself (gen_games.sh with OPENINGS) gives the same games as
+the whole file, and the slices' games put back together in order are the games of one run. This
+tool packs what such a machine needs, runs the pieces there and brings back only what cannot be
+made again here cheaply, small enough for a narrow link:
 
-  kit.py pack DATA KIT ID...   the engine of the rows ID... of relabels.tsv (one engine, built
-                               in DATA by `campaign.sh DATA build`), label.py, this script and
-                               the quiet positions of each row's source, compressed, into KIT
+  kit.py pack DATA KIT ID...   rows of relabels.tsv or chunks.tsv (one engine, built in DATA by
+                               `campaign.sh DATA build`) into KIT: the engine, label.py and this
+                               script, compressed; for a relabelled chunk the quiet positions of
+                               its source; for a chunk to play its openings (drawn here from its
+                               seed, as gen_games.sh would), the engine's tuner, gen_games.sh,
+                               extract.py, the match runner (FASTCHESS; it must run there: build
+                               it static, as `make build=release` does fastchess) and the
+                               python-chess that extract.py imports (the one installed here)
   kit.py run KIT OUT [--seconds S] [--parts N] [--jobs J]
-                               on the machine: every chunk in N parts, J at once (default: one
-                               a core), stopping at S seconds; each chunk whose parts all
-                               finished goes into OUT/labels.tar (one token a quiet line: the
-                               label, or x where the search found a mate and label.py drops it)
-  kit.py unpack DATA TAR       back here: each chunk's labelled.txt made from its source's
-                               quiet positions and the tokens, then `campaign.sh DATA settle`:
-                               its count and checksum written into its row (a `-` row) or
-                               checked against it
+                               on the machine: J pieces at once (default: one a core), stopping
+                               at S seconds, chunk after chunk in the kit's order: a chunk to
+                               play in N slices of games, then its positions (extract.py and
+                               `tune quiet`, as `campaign.sh make`), then its labels in N parts.
+                               Each chunk whose pieces all finished goes into OUT/labels.tar:
+                               its labels (one token a quiet line: the label, or x where the
+                               search found a mate and label.py drops it) and, for a played
+                               chunk, its games
+  kit.py unpack DATA TAR       back here: a played chunk's positions made again from its games
+                               (extract.py and the tuner's `tune quiet`), then each chunk's file
+                               from its quiet positions and the tokens, then `campaign.sh DATA
+                               settle`: its count and checksum written into its row (a `-` row)
+                               or checked against it
 
-Nothing in the kit is trusted blindly: `unpack` refuses tokens that do not match the source's
-line count, and a row that already has a checksum must be met byte for byte.
+Nothing in the kit is trusted blindly: `unpack` refuses tokens that do not match the quiet lines'
+count, and a row that already has a checksum must be met byte for byte.
 """
 import argparse
 import io
 import lzma
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -37,9 +51,11 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LABEL = os.path.join(HERE, "..", "..", "tune", "label.py")
+TUNE = os.path.join(HERE, "..", "..", "tune")
 MANIFEST = "manifest.tsv"
 DROPPED = "x"
+# The plies extract.py skips at the start of every game (as `campaign.sh make` runs it).
+SKIP = "8"
 
 
 def die(msg, code=1):
@@ -47,10 +63,10 @@ def die(msg, code=1):
     sys.exit(code)
 
 
-def relabel_rows():
-    """The rows of relabels.tsv by chunk id: (source, engine, label_nodes, positions, sha256)."""
+def recipe_rows(name):
+    """The rows of a recipe file of this directory by chunk id (the fields after the id)."""
     rows = {}
-    with open(os.path.join(HERE, "relabels.tsv")) as f:
+    with open(os.path.join(HERE, name)) as f:
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
@@ -59,34 +75,96 @@ def relabel_rows():
     return rows
 
 
+class Chunk:
+    """A row to make elsewhere. Relabelled (relabels.tsv: source, engine, label nodes) or played
+    (chunks.tsv: engine, seed, games, nodes, label nodes, DFRC share, plies, children)."""
+
+    def __init__(self, cid, relabels, chunks):
+        self.id = cid
+        if cid in relabels:
+            self.source, self.engine, self.label_nodes = relabels[cid][:3]
+            self.played = False
+        elif cid in chunks:
+            (self.engine, self.seed, self.games, self.nodes, self.label_nodes, self.dfrc,
+             self.plies, self.children) = chunks[cid][:8]
+            self.played = True
+        else:
+            die(f"not a row of relabels.tsv or chunks.tsv: {cid}", 2)
+
+    def labelled(self):
+        return self.label_nodes != "0"
+
+    def manifest(self):
+        if self.played:
+            return f"play\t{self.id}\t{self.nodes}\t{self.label_nodes}\t{self.children}\t{self.seed}"
+        return f"relabel\t{self.id}\t{self.source}\t{self.label_nodes}"
+
+
+def xz_file(src, dst):
+    with open(src, "rb") as s, lzma.open(dst, "wb", preset=6) as d:
+        shutil.copyfileobj(s, d)
+
+
+def unxz_file(src, dst, mode=None):
+    with lzma.open(src) as s, open(dst, "wb") as d:
+        shutil.copyfileobj(s, d)
+    if mode is not None:
+        os.chmod(dst, mode)
+
+
+def python_chess():
+    """The directory of the python-chess package installed here."""
+    try:
+        import chess
+    except ImportError:
+        die("python-chess is not installed here (pip install chess); a kit with games needs it")
+    return os.path.dirname(os.path.abspath(chess.__file__))
+
+
 def pack(a):
-    rows = relabel_rows()
-    missing = [i for i in a.ids if i not in rows]
-    if missing:
-        die(f"not rows of relabels.tsv: {' '.join(missing)}", 2)
-    engines = {rows[i][1] for i in a.ids}
+    relabels, chunks = recipe_rows("relabels.tsv"), recipe_rows("chunks.tsv")
+    todo = [Chunk(i, relabels, chunks) for i in a.ids]
+    engines = {c.engine for c in todo}
     if len(engines) != 1:
         die(f"one engine a kit, these rows name {' '.join(sorted(engines))}", 2)
-    engine = os.path.join(a.data, "engines", engines.pop(), "chess960")
+    edir = os.path.join(a.data, "engines", engines.pop())
+    engine = os.path.join(edir, "chess960")
     if not os.path.exists(engine):
         die(f"no engine at {engine} (campaign.sh DATA build NAME first)")
-    os.makedirs(os.path.join(a.kit, "quiet"), exist_ok=True)
-    with open(engine, "rb") as src, lzma.open(os.path.join(a.kit, "engine.xz"), "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    shutil.copy(LABEL, os.path.join(a.kit, "label.py"))
+    played = [c for c in todo if c.played]
+    fastchess = os.environ.get("FASTCHESS", "")
+    if played and not os.access(fastchess, os.X_OK):
+        die("set FASTCHESS to the match runner the kit carries (a static build)", 2)
+    os.makedirs(os.path.join(a.kit, "inputs"), exist_ok=True)
+    xz_file(engine, os.path.join(a.kit, "engine.xz"))
+    shutil.copy(os.path.join(TUNE, "label.py"), os.path.join(a.kit, "label.py"))
     shutil.copy(os.path.abspath(__file__), os.path.join(a.kit, "kit.py"))
+    if played:
+        xz_file(os.path.join(edir, "tune"), os.path.join(a.kit, "tune.xz"))
+        xz_file(fastchess, os.path.join(a.kit, "fastchess.xz"))
+        for f in ["gen_games.sh", "extract.py"]:
+            shutil.copy(os.path.join(TUNE, f), os.path.join(a.kit, f))
+        with tarfile.open(os.path.join(a.kit, "pylib.tar.xz"), "w:xz") as t:
+            t.add(python_chess(), arcname="chess",
+                  filter=lambda i: None if "__pycache__" in i.name else i)
     with open(os.path.join(a.kit, MANIFEST), "w") as m:
-        for i in a.ids:
-            source, _, nodes = rows[i][:3]
-            quiet = os.path.join(a.data, "chunks", source, "quiet.txt")
-            if not os.path.exists(quiet):
-                die(f"chunk {i}: no quiet positions in {quiet} (campaign.sh DATA make {source})")
-            with open(quiet, "rb") as src, lzma.open(
-                os.path.join(a.kit, "quiet", f"{source}.xz"), "wb", preset=6
-            ) as dst:
-                shutil.copyfileobj(src, dst)
-            m.write(f"{i}\t{source}\t{nodes}\n")
-    print(f"kit: {len(a.ids)} chunks packed into {a.kit}")
+        for c in todo:
+            if c.played:
+                epd = os.path.join(a.kit, "inputs", f"{c.id}.epd")
+                subprocess.run([sys.executable, os.path.join(TUNE, "gen_openings.py"), epd,
+                                "--count", c.games, "--plies", c.plies, "--seed", c.seed,
+                                "--dfrc-share", c.dfrc], check=True, stdout=subprocess.DEVNULL)
+                xz_file(epd, epd + ".xz")
+                os.remove(epd)
+            else:
+                quiet = os.path.join(a.data, "chunks", c.source, "quiet.txt")
+                if not os.path.exists(quiet):
+                    die(f"chunk {c.id}: no quiet positions in {quiet} (campaign.sh DATA make {c.source})")
+                dst = os.path.join(a.kit, "inputs", f"{c.source}.xz")
+                if not os.path.exists(dst):
+                    xz_file(quiet, dst)
+            m.write(c.manifest() + "\n")
+    print(f"kit: {len(todo)} chunks packed into {a.kit}")
 
 
 def merge(quiet, parts):
@@ -111,101 +189,226 @@ def merge(quiet, parts):
     return tokens
 
 
+class Jobs:
+    """Pieces of work with the pieces each waits for, taken by worker threads in their order as
+    soon as what they wait for is done, until a deadline. A piece that fails or runs out of time
+    takes with it every piece that waits for it."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+        self.pending = []  # (key, waits_for, command, environment), in order
+        self.done, self.failed = set(), set()
+        self.running = 0
+        self.cond = threading.Condition()
+
+    def add(self, key, waits_for, cmd, env=None):
+        self.pending.append((key, set(waits_for), cmd, env))
+
+    def _take(self):
+        """The first piece ready to run, or None when no piece can run any more."""
+        with self.cond:
+            while True:
+                for job in [j for j in self.pending if j[1] & self.failed]:
+                    self.pending.remove(job)
+                    self.failed.add(job[0])
+                ready = next((j for j in self.pending if j[1] <= self.done), None)
+                if ready is not None and time.time() < self.deadline:
+                    self.pending.remove(ready)
+                    self.running += 1
+                    return ready
+                if ready is not None or not self.pending or self.running == 0:
+                    return None
+                self.cond.wait(timeout=1)
+
+    def _worker(self):
+        while True:
+            job = self._take()
+            if job is None:
+                return
+            key, _, cmd, env = job
+            ok = False
+            left = self.deadline - time.time()
+            if left > 0:
+                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True, env=env)
+                try:
+                    ok = proc.wait(timeout=left) == 0
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+            with self.cond:
+                self.running -= 1
+                (self.done if ok else self.failed).add(key)
+                self.cond.notify_all()
+
+    def run(self, workers):
+        threads = [threading.Thread(target=self._worker) for _ in range(workers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+
+def slices(lines, n):
+    """Lines cut into at most n contiguous, nearly equal, non-empty slices, in order."""
+    n = max(1, min(n, len(lines)))
+    cuts = [len(lines) * k // n for k in range(n + 1)]
+    return [lines[cuts[k]:cuts[k + 1]] for k in range(n)]
+
+
 def run(a):
     kit = os.path.abspath(a.kit)
     work = tempfile.mkdtemp(prefix="kit-")
     engine = os.path.join(work, "chess960")
-    with lzma.open(os.path.join(kit, "engine.xz")) as src, open(engine, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    os.chmod(engine, 0o755)
+    unxz_file(os.path.join(kit, "engine.xz"), engine, 0o755)
     chunks = [l.rstrip("\n").split("\t") for l in open(os.path.join(kit, MANIFEST)) if l.strip()]
-    for _, source, _ in chunks:
-        path = os.path.join(work, f"{source}.txt")
-        if not os.path.exists(path):
-            with lzma.open(os.path.join(kit, "quiet", f"{source}.xz")) as src, open(path, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-    jobs = [(i, s, n, p) for i, s, n in chunks for p in range(a.parts)]
-    deadline = time.time() + a.seconds
-    done, lock = set(), threading.Lock()
+    env = dict(os.environ)
+    if any(c[0] == "play" for c in chunks):
+        for name in ["tune", "fastchess"]:
+            unxz_file(os.path.join(kit, f"{name}.xz"), os.path.join(work, name), 0o755)
+        with tarfile.open(os.path.join(kit, "pylib.tar.xz")) as t:
+            t.extractall(os.path.join(work, "pylib"))
+        env["PYTHONPATH"] = os.path.join(work, "pylib")
+        env["FASTCHESS"] = os.path.join(work, "fastchess")
+    jobs = Jobs(time.time() + a.seconds)
+    quiet_of, finish = {}, {}
+    for c in chunks:
+        if c[0] == "play":
+            _, cid, nodes, label_nodes, children, seed = c
+            d = os.path.join(work, cid)
+            os.makedirs(d)
+            with lzma.open(os.path.join(kit, "inputs", f"{cid}.epd.xz"), "rt") as f:
+                openings = f.readlines()
+            waits = []
+            for k, part in enumerate(slices(openings, a.parts)):
+                epd = os.path.join(d, f"slice{k}.epd")
+                with open(epd, "w") as f:
+                    f.writelines(part)
+                cmd = ["bash", os.path.join(kit, "gen_games.sh"), engine, os.path.join(d, f"s{k}"),
+                       str(len(part)), nodes, seed]
+                jobs.add((cid, "slice", k), [], cmd, dict(env, OPENINGS=epd))
+                waits.append((cid, "slice", k))
+            # The slices' games in order, then the positions as `campaign.sh make` takes them.
+            q = shlex.quote
+            pgns = " ".join(q(os.path.join(d, f"s{k}", "games.pgn")) for k in range(len(waits)))
+            games, positions = q(os.path.join(d, "games.pgn")), q(os.path.join(d, "positions.txt"))
+            script = (
+                f"cat {pgns} > {games}"
+                f" && {q(sys.executable)} {q(os.path.join(kit, 'extract.py'))} {games} {positions}"
+                f" --skip {SKIP} && {q(os.path.join(work, 'tune'))} quiet {positions}"
+                f" {q(os.path.join(d, 'quiet.txt'))} --children {q(children)} --seed {q(seed)}"
+            )
+            jobs.add((cid, "positions"), waits, ["bash", "-c", script], env)
+            quiet_of[cid] = os.path.join(d, "quiet.txt")
+            first = [(cid, "positions")]
+        else:
+            _, cid, source, label_nodes = c
+            quiet_of[cid] = os.path.join(work, f"{source}.txt")
+            if not os.path.exists(quiet_of[cid]):
+                unxz_file(os.path.join(kit, "inputs", f"{source}.xz"), quiet_of[cid])
+            first = []
+        labels = []
+        if label_nodes != "0":
+            for p in range(a.parts):
+                out = os.path.join(work, f"{cid}.{p}")
+                cmd = [sys.executable, os.path.join(kit, "label.py"), quiet_of[cid], out,
+                       "--engine", engine, "--nodes", label_nodes, "--part", str(p),
+                       "--parts", str(a.parts)]
+                jobs.add((cid, "label", p), first, cmd, env)
+                labels.append((cid, "label", p))
+        finish[cid] = first + labels
+    jobs.run(a.jobs)
 
-    def worker():
-        while True:
-            with lock:
-                if not jobs:
-                    return
-                i, source, nodes, p = jobs.pop(0)
-            left = deadline - time.time()
-            if left <= 0:
-                return
-            out = os.path.join(work, f"{i}.{p}")
-            cmd = [sys.executable, os.path.join(kit, "label.py"), os.path.join(work, f"{source}.txt"),
-                   out, "--engine", engine, "--nodes", nodes, "--part", str(p), "--parts", str(a.parts)]
-            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                    start_new_session=True)
-            try:
-                ok = proc.wait(timeout=left) == 0
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-                ok = False
-            if ok:
-                with lock:
-                    done.add((i, p))
-
-    threads = [threading.Thread(target=worker) for _ in range(a.jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
     os.makedirs(a.out, exist_ok=True)
     finished = 0
+
+    def add(tar, name, data):
+        blob = lzma.compress(data)
+        info = tarfile.TarInfo(name)
+        info.size = len(blob)
+        tar.addfile(info, io.BytesIO(blob))
+
     with tarfile.open(os.path.join(a.out, "labels.tar"), "w") as tar:
-        for i, source, _ in chunks:
-            if not all((i, p) in done for p in range(a.parts)):
-                print(f"{i}: not finished")
+        for c in chunks:
+            cid = c[1]
+            if not all(k in jobs.done for k in finish[cid]):
+                print(f"{cid}: not finished")
                 continue
-            quiet = [l.strip() for l in open(os.path.join(work, f"{source}.txt"))]
-            parts = [[l.rstrip("\n") for l in open(os.path.join(work, f"{i}.{p}"))]
-                     for p in range(a.parts)]
-            tokens = merge(quiet, parts)
-            if tokens is None:
-                print(f"{i}: its parts do not fit its source's lines, left out")
-                continue
-            blob = lzma.compress(("\n".join(tokens) + "\n").encode())
-            info = tarfile.TarInfo(f"{i}.labels.xz")
-            info.size = len(blob)
-            tar.addfile(info, io.BytesIO(blob))
+            quiet = [l.strip() for l in open(quiet_of[cid])]
+            parts = [k for k in finish[cid] if k[1] == "label"]
+            if parts:
+                tokens = merge(quiet, [[l.rstrip("\n") for l in open(os.path.join(work, f"{cid}.{p}"))]
+                                       for _, _, p in parts])
+                if tokens is None:
+                    print(f"{cid}: its parts do not fit its quiet lines, left out")
+                    continue
+                add(tar, f"{cid}.labels.xz", ("\n".join(tokens) + "\n").encode())
+                labelled = len(quiet) - tokens.count(DROPPED)
+            else:
+                labelled = 0
+            if c[0] == "play":
+                with open(os.path.join(work, cid, "games.pgn"), "rb") as f:
+                    add(tar, f"{cid}.pgn.xz", f.read())
             finished += 1
-            print(f"{i}: {len(quiet)} lines, {len(quiet) - tokens.count(DROPPED)} labelled")
+            print(f"{cid}: {len(quiet)} quiet lines, {labelled} labelled")
     shutil.rmtree(work, ignore_errors=True)
     print(f"kit: {finished} of {len(chunks)} chunks finished")
 
 
 def unpack(a):
-    rows = relabel_rows()
+    relabels, chunks = recipe_rows("relabels.tsv"), recipe_rows("chunks.tsv")
+    campaign = os.path.join(HERE, "campaign.sh")
     failed = 0
     with tarfile.open(a.tar) as tar:
-        for member in tar.getmembers():
-            i = member.name.removesuffix(".labels.xz")
-            if i not in rows:
-                die(f"{member.name}: not a row of relabels.tsv")
-            source = rows[i][0]
-            tokens = lzma.decompress(tar.extractfile(member).read()).decode().split()
-            quiet = [l.strip() for l in open(os.path.join(a.data, "chunks", source, "quiet.txt"))]
-            if len(tokens) != len(quiet):
-                die(f"chunk {i}: {len(tokens)} labels for {len(quiet)} positions of {source}")
-            c = os.path.join(a.data, "chunks", i)
-            os.makedirs(c, exist_ok=True)
-            tmp = os.path.join(c, "labelled.txt.tmp")
-            with open(tmp, "w") as f:
-                for line, t in zip(quiet, tokens):
-                    if t == DROPPED:
-                        continue
-                    int(t)
-                    f.write(f"{line};{t}\n")
-            os.replace(tmp, os.path.join(c, "labelled.txt"))
+        members = {m.name: m for m in tar.getmembers()}
+        ids = []
+        for name in members:
+            cid = name.removesuffix(".labels.xz").removesuffix(".pgn.xz")
+            if cid not in ids:
+                ids.append(cid)
+        for cid in ids:
+            c = Chunk(cid, relabels, chunks)
+            d = os.path.join(a.data, "chunks", cid)
+            if c.played:
+                pgn = members.get(f"{cid}.pgn.xz")
+                if pgn is None:
+                    die(f"chunk {cid}: no games in {a.tar}")
+                # Its positions made again here, as `campaign.sh make` makes them.
+                subprocess.run(["bash", campaign, a.data, "build", c.engine], check=True)
+                shutil.rmtree(d, ignore_errors=True)
+                os.makedirs(os.path.join(d, "games"))
+                with open(os.path.join(d, "games", "games.pgn"), "wb") as f:
+                    f.write(lzma.decompress(tar.extractfile(pgn).read()))
+                subprocess.run([sys.executable, os.path.join(TUNE, "extract.py"),
+                                os.path.join(d, "games", "games.pgn"),
+                                os.path.join(d, "positions.txt"), "--skip", SKIP],
+                               check=True, stdout=subprocess.DEVNULL)
+                subprocess.run([os.path.join(a.data, "engines", c.engine, "tune"), "quiet",
+                                os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"),
+                                "--children", c.children, "--seed", c.seed], check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                quiet_path = os.path.join(d, "quiet.txt")
+            else:
+                quiet_path = os.path.join(a.data, "chunks", c.source, "quiet.txt")
+            if c.labelled():
+                member = members.get(f"{cid}.labels.xz")
+                if member is None:
+                    die(f"chunk {cid}: no labels in {a.tar}")
+                tokens = lzma.decompress(tar.extractfile(member).read()).decode().split()
+                quiet = [l.strip() for l in open(quiet_path)]
+                if len(tokens) != len(quiet):
+                    die(f"chunk {cid}: {len(tokens)} labels for {len(quiet)} quiet positions")
+                os.makedirs(d, exist_ok=True)
+                tmp = os.path.join(d, "labelled.txt.tmp")
+                with open(tmp, "w") as f:
+                    for line, t in zip(quiet, tokens):
+                        if t == DROPPED:
+                            continue
+                        int(t)
+                        f.write(f"{line};{t}\n")
+                os.replace(tmp, os.path.join(d, "labelled.txt"))
             # The row is recorded or checked by campaign.sh, as a chunk made there would be.
-            settled = subprocess.run(["bash", os.path.join(HERE, "campaign.sh"), a.data, "settle", i])
+            settled = subprocess.run(["bash", campaign, a.data, "settle", cid])
             failed += settled.returncode != 0
     if failed:
         sys.exit(1)
