@@ -35,9 +35,11 @@ pub struct FitArgs {
     /// Parameter groups (or prefixes) exempt from the L2 penalty, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "material")]
     pub no_l2: Vec<String>,
-    /// Use this K instead of fitting it.
-    #[arg(long)]
-    pub k: Option<f64>,
+    /// Use this K instead of fitting it: a number, or `sf` for the scale K_sf fitted to the
+    /// labels, which keeps the weights on the labels' centipawn scale (the refit of the
+    /// hand-made base to the campaign's own labels, `--lambda 1 --k sf`).
+    #[arg(long, value_parser = parse_k)]
+    pub k: Option<KChoice>,
     /// Parameter groups (see `src/eval/handmade/params.rs`) to keep fixed, comma-separated;
     /// a prefix such as `psqt` or `mobility` names all its groups.
     #[arg(long, value_delimiter = ',')]
@@ -45,6 +47,26 @@ pub struct FitArgs {
     /// Write the rounded weights to this Rust file (e.g. src/eval/handmade/weights.rs).
     #[arg(long)]
     pub write: Option<PathBuf>,
+}
+
+/// A K given on the command line (`--k`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum KChoice {
+    /// This very K.
+    Fixed(f64),
+    /// The scale fitted to the Stockfish (or other) label column, K_sf.
+    Labels,
+}
+
+/// `--k`: `sf` or a positive number.
+fn parse_k(text: &str) -> Result<KChoice, String> {
+    if text == "sf" {
+        return Ok(KChoice::Labels);
+    }
+    match text.parse::<f64>() {
+        Ok(k) if k.is_finite() && k > 0.0 => Ok(KChoice::Fixed(k)),
+        _ => Err(format!("'{text}' is neither `sf` nor a positive number")),
+    }
 }
 
 /// Win expectancy for a white-point-of-view score `cp` under scale `k`.
@@ -253,7 +275,11 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         .collect();
     let mut w = w0.clone();
     let k = match args.k {
-        Some(k) => k,
+        Some(KChoice::Fixed(k)) => k,
+        Some(KChoice::Labels) if with_sf.is_empty() => {
+            return Err("--k sf needs labelled positions (a fourth column)".to_owned());
+        }
+        Some(KChoice::Labels) => k_sf,
         None => fit_k(|k| train_set.mse(k, &w)),
     };
     let before = (
@@ -384,6 +410,64 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn k_is_sf_or_a_positive_number() {
+        assert_eq!(parse_k("sf"), Ok(KChoice::Labels));
+        assert_eq!(parse_k("0.5962"), Ok(KChoice::Fixed(0.5962)));
+        for bad in ["0", "-1", "nan", "inf", "SF", ""] {
+            assert!(parse_k(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// `--k sf` fits with K = K_sf (the header says both, and they agree); without labels it
+    /// is refused with a reason.
+    #[test]
+    fn k_sf_fits_on_the_labels_scale() {
+        let dir = std::env::temp_dir().join(format!("tune-k-sf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fens = [
+            "4k3/1p6/8/P7/8/8/8/4K3 w - - 0 1",
+            "r3k2r/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R3K2R b KQkq - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ];
+        let mut labelled = String::new();
+        let mut bare = String::new();
+        for game in 0..300u64 {
+            let i = (game % 3) as usize;
+            let result = ["1", "0", "0.5", "1", "0.5"][(game % 5) as usize];
+            let cp = [150, -90, 20][i] + (game % 7) as i32 * 10;
+            labelled.push_str(&format!("{};{result};{game};{cp}\n", fens[i]));
+            bare.push_str(&format!("{};{result};{game}\n", fens[i]));
+        }
+        let (data, plain, out) = (dir.join("l.txt"), dir.join("b.txt"), dir.join("w.rs"));
+        std::fs::write(&data, labelled).unwrap();
+        std::fs::write(&plain, bare).unwrap();
+        let args = |data: &std::path::Path| FitArgs {
+            data: data.to_owned(),
+            lambda: 1.0,
+            epochs: 1,
+            lr: 1.0,
+            min_count: 1,
+            validation_every: 10,
+            l2: 0.0,
+            no_l2: vec![],
+            k: Some(KChoice::Labels),
+            freeze: vec![],
+            write: Some(out.clone()),
+        };
+        run(&args(&data)).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        let field = |name: &str| {
+            let at = text.find(name).unwrap() + name.len();
+            text[at..at + 6].to_owned()
+        };
+        assert_eq!(field("K_sf = "), field("); K = "), "{text}");
+        assert_ne!(field("K_sf = "), "1.0000", "K_sf was fitted: {text}");
+        let err = run(&args(&plain)).unwrap_err();
+        assert!(err.contains("--k sf"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn fit_k_finds_the_minimum() {
