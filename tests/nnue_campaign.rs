@@ -585,6 +585,27 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
     let (code, text) = kit(&["unpack".as_ref(), data, tar.as_os_str()]);
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("its recipe says 6,"), "{text}");
+
+    // Labels made for other positions than the source's here (two lines swapped, the count
+    // the same) are refused before anything is written.
+    layout.set_row(6, "-");
+    let source = layout.data.join("chunks/s1/quiet.txt");
+    let mut lines: Vec<String> = std::fs::read_to_string(&source)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines.swap(0, 1);
+    std::fs::write(&source, lines.join("\n") + "\n").unwrap();
+    let before = layout.labelled();
+    let (code, text) = kit(&["unpack".as_ref(), data, tar.as_os_str()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("are not those labelled there"), "{text}");
+    assert_eq!(
+        layout.labelled(),
+        before,
+        "the chunk's file is left as it was"
+    );
 }
 
 /// The match runner for the played-chunk kit test: `FASTCHESS`, where it names one and

@@ -137,7 +137,7 @@ make_chunk() {
   local e="$D/engines/$engine"
   rm -rf "$c"; mkdir -p "$c"
   stamp "chunk $id: $games games of $engine at $nodes nodes (seed $seed)"
-  DFRC_SHARE="$dfrc" PLIES="$plies" "$TOOLS/gen_games.sh" "$e/chess960" "$c/games" "$games" "$nodes" "$seed" >/dev/null
+  OPENINGS='' DFRC_SHARE="$dfrc" PLIES="$plies" "$TOOLS/gen_games.sh" "$e/chess960" "$c/games" "$games" "$nodes" "$seed" >/dev/null
   python3 "$TOOLS/extract.py" "$c/games/games.pgn" "$c/positions.txt" --skip 8
   "$e/tune" quiet "$c/positions.txt" "$c/quiet.txt" --children "$children" --seed "$seed"
   if [ "$label_nodes" != 0 ]; then

@@ -33,10 +33,13 @@ made again here cheaply, small enough for a narrow link:
                                settle`: its count and checksum written into its row (a `-` row)
                                or checked against it
 
-Nothing in the kit is trusted blindly: `unpack` refuses tokens that do not match the quiet lines'
-count, and a row that already has a checksum must be met byte for byte.
+Nothing in the kit is trusted blindly: `unpack` refuses a played chunk whose games are not as many
+as its row says, labels made for other quiet positions than those here (the kit brings back their
+checksum) or not as many, and a row that already has a checksum must be met byte for byte. It
+holds the chunk's lock, as `make` does, while it writes.
 """
 import argparse
+import hashlib
 import io
 import lzma
 import os
@@ -129,8 +132,8 @@ def pack(a):
         die(f"one engine a kit, these rows name {' '.join(sorted(engines))}", 2)
     edir = os.path.join(a.data, "engines", engines.pop())
     engine = os.path.join(edir, "chess960")
-    if not os.path.exists(engine):
-        die(f"no engine at {engine} (campaign.sh DATA build NAME first)")
+    if not all(os.path.exists(os.path.join(edir, f)) for f in ["chess960", "tune", "BUILT"]):
+        die(f"no engine built in {edir} (campaign.sh DATA build NAME first)")
     played = [c for c in todo if c.played]
     fastchess = os.environ.get("FASTCHESS", "")
     if played and not os.access(fastchess, os.X_OK):
@@ -147,6 +150,7 @@ def pack(a):
         with tarfile.open(os.path.join(a.kit, "pylib.tar.xz"), "w:xz") as t:
             t.add(python_chess(), arcname="chess",
                   filter=lambda i: None if "__pycache__" in i.name else i)
+    packed = set()
     with open(os.path.join(a.kit, MANIFEST), "w") as m:
         for c in todo:
             if c.played:
@@ -160,9 +164,9 @@ def pack(a):
                 quiet = os.path.join(a.data, "chunks", c.source, "quiet.txt")
                 if not os.path.exists(quiet):
                     die(f"chunk {c.id}: no quiet positions in {quiet} (campaign.sh DATA make {c.source})")
-                dst = os.path.join(a.kit, "inputs", f"{c.source}.xz")
-                if not os.path.exists(dst):
-                    xz_file(quiet, dst)
+                if c.source not in packed:
+                    xz_file(quiet, os.path.join(a.kit, "inputs", f"{c.source}.xz"))
+                    packed.add(c.source)
             m.write(c.manifest() + "\n")
     print(f"kit: {len(todo)} chunks packed into {a.kit}")
 
@@ -194,8 +198,9 @@ class Jobs:
     soon as what they wait for is done, until a deadline. A piece that fails or runs out of time
     takes with it every piece that waits for it."""
 
-    def __init__(self, deadline):
+    def __init__(self, deadline, logs):
         self.deadline = deadline
+        self.logs = logs  # each piece's stderr goes to a file here, named after its key
         self.pending = []  # (key, waits_for, command, environment), in order
         self.done, self.failed = set(), set()
         self.running = 0
@@ -227,19 +232,27 @@ class Jobs:
                 return
             key, _, cmd, env = job
             ok = False
-            left = self.deadline - time.time()
-            if left > 0:
-                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        start_new_session=True, env=env)
-                try:
-                    ok = proc.wait(timeout=left) == 0
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
-            with self.cond:
-                self.running -= 1
-                (self.done if ok else self.failed).add(key)
-                self.cond.notify_all()
+            try:
+                left = self.deadline - time.time()
+                if left > 0:
+                    log = os.path.join(self.logs, ".".join(map(str, key)) + ".log")
+                    with open(log, "w") as err:
+                        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err,
+                                                start_new_session=True, env=env)
+                        try:
+                            ok = proc.wait(timeout=left) == 0
+                        except subprocess.TimeoutExpired:
+                            os.killpg(proc.pid, signal.SIGKILL)
+                            proc.wait()
+                            err.write("kit: stopped at the deadline\n")
+            except OSError as e:
+                print(f"{key}: {e}", file=sys.stderr)
+            finally:
+                # Whatever happened, the piece is over: the others must not wait for it.
+                with self.cond:
+                    self.running -= 1
+                    (self.done if ok else self.failed).add(key)
+                    self.cond.notify_all()
 
     def run(self, workers):
         threads = [threading.Thread(target=self._worker) for _ in range(workers)]
@@ -270,7 +283,9 @@ def run(a):
             t.extractall(os.path.join(work, "pylib"))
         env["PYTHONPATH"] = os.path.join(work, "pylib")
         env["FASTCHESS"] = os.path.join(work, "fastchess")
-    jobs = Jobs(time.time() + a.seconds)
+    logs = os.path.join(work, "logs")
+    os.makedirs(logs)
+    jobs = Jobs(time.time() + a.seconds, logs)
     quiet_of, finish = {}, {}
     for c in chunks:
         if c[0] == "play":
@@ -292,8 +307,11 @@ def run(a):
             q = shlex.quote
             pgns = " ".join(q(os.path.join(d, f"s{k}", "games.pgn")) for k in range(len(waits)))
             games, positions = q(os.path.join(d, "games.pgn")), q(os.path.join(d, "positions.txt"))
+            # A match runner that stopped early would shift every later game's number.
             script = (
                 f"cat {pgns} > {games}"
+                f" && n=$(grep -c '^\\[Result ' {games}); [ \"$n\" = {len(openings)} ]"
+                f" || {{ echo \"$n games of {len(openings)}\" >&2; exit 1; }}"
                 f" && {q(sys.executable)} {q(os.path.join(kit, 'extract.py'))} {games} {positions}"
                 f" --skip {SKIP} && {q(os.path.join(work, 'tune'))} quiet {positions}"
                 f" {q(os.path.join(d, 'quiet.txt'))} --children {q(children)} --seed {q(seed)}"
@@ -332,8 +350,23 @@ def run(a):
         for c in chunks:
             cid = c[1]
             if not all(k in jobs.done for k in finish[cid]):
-                print(f"{cid}: not finished")
+                # The end of the stderr of each piece that ran and failed (or met the deadline).
+                failed = [k for k in jobs.failed if k[0] == cid]
+                name = lambda k: ".".join(map(str, k)) + ".log"
+                ran = [k for k in failed if os.path.exists(os.path.join(logs, name(k)))]
+                print(f"{cid}: not finished ({len(ran)} pieces failed or stopped, logs in "
+                      f"{os.path.join(a.out, 'logs')}; {len(failed) - len(ran)} waited for them)")
+                os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
+                for k in ran:
+                    path = os.path.join(logs, name(k))
+                    with open(path, "rb") as f:
+                        f.seek(max(0, os.path.getsize(path) - 4096))
+                        tail = f.read()
+                    with open(os.path.join(a.out, "logs", name(k)), "wb") as f:
+                        f.write(tail)
                 continue
+            with open(quiet_of[cid], "rb") as f:
+                add(tar, f"{cid}.quiet.sha256.xz", hashlib.sha256(f.read()).hexdigest().encode())
             quiet = [l.strip() for l in open(quiet_of[cid])]
             parts = [k for k in finish[cid] if k[1] == "label"]
             if parts:
@@ -355,61 +388,98 @@ def run(a):
     print(f"kit: {finished} of {len(chunks)} chunks finished")
 
 
+SUFFIXES = (".labels.xz", ".pgn.xz", ".quiet.sha256.xz")
+
+
+def unpack_one(a, tar, members, c):
+    """Chunk c's file made here from the tar's members, or a reason why not. Nothing on disk is
+    touched before every member the chunk needs is found."""
+    read = lambda name: lzma.decompress(tar.extractfile(members[name]).read())
+    need = [f"{c.id}.quiet.sha256.xz"]
+    need += [f"{c.id}.pgn.xz"] if c.played else []
+    need += [f"{c.id}.labels.xz"] if c.labelled() else []
+    missing = [n for n in need if n not in members]
+    if missing:
+        return f"not in {a.tar}: {' '.join(missing)}"
+    d = os.path.join(a.data, "chunks", c.id)
+    if c.played:
+        games = read(f"{c.id}.pgn.xz")
+        n = games.count(b"\n[Result ") + games.startswith(b"[Result ")
+        if n != int(c.games):
+            return f"{n} games, its row says {c.games}"
+        # Its positions made again here, as `campaign.sh make` makes them.
+        subprocess.run(["bash", os.path.join(HERE, "campaign.sh"), a.data, "build", c.engine],
+                       check=True)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(os.path.join(d, "games"))
+        with open(os.path.join(d, "games", "games.pgn"), "wb") as f:
+            f.write(games)
+        subprocess.run([sys.executable, os.path.join(TUNE, "extract.py"),
+                        os.path.join(d, "games", "games.pgn"),
+                        os.path.join(d, "positions.txt"), "--skip", SKIP],
+                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([os.path.join(a.data, "engines", c.engine, "tune"), "quiet",
+                        os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"),
+                        "--children", c.children, "--seed", c.seed], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        quiet_path = os.path.join(d, "quiet.txt")
+    else:
+        quiet_path = os.path.join(a.data, "chunks", c.source, "quiet.txt")
+    # The labels belong to the quiet lines they were made for, not just to as many lines.
+    with open(quiet_path, "rb") as f:
+        here = hashlib.sha256(f.read()).hexdigest()
+    there = read(f"{c.id}.quiet.sha256.xz").decode().strip()
+    if here != there:
+        return f"its quiet positions here (sha256 {here}) are not those labelled there ({there})"
+    if c.labelled():
+        tokens = read(f"{c.id}.labels.xz").decode().split()
+        quiet = [l.strip() for l in open(quiet_path)]
+        if len(tokens) != len(quiet):
+            return f"{len(tokens)} labels for {len(quiet)} quiet positions"
+        if any(t != DROPPED and not t.lstrip("-").isdigit() for t in tokens):
+            return "a label that is not a whole number of centipawns"
+        os.makedirs(d, exist_ok=True)
+        tmp = os.path.join(d, "labelled.txt.tmp")
+        with open(tmp, "w") as f:
+            for line, t in zip(quiet, tokens):
+                if t != DROPPED:
+                    f.write(f"{line};{t}\n")
+        os.replace(tmp, os.path.join(d, "labelled.txt"))
+    # The row is recorded or checked by campaign.sh, as a chunk made there would be.
+    settled = subprocess.run(["bash", os.path.join(HERE, "campaign.sh"), a.data, "settle", c.id])
+    return None if settled.returncode == 0 else "settle failed"
+
+
 def unpack(a):
     relabels, chunks = recipe_rows("relabels.tsv"), recipe_rows("chunks.tsv")
-    campaign = os.path.join(HERE, "campaign.sh")
     failed = 0
     with tarfile.open(a.tar) as tar:
         members = {m.name: m for m in tar.getmembers()}
         ids = []
         for name in members:
-            cid = name.removesuffix(".labels.xz").removesuffix(".pgn.xz")
+            cid = next((name.removesuffix(x) for x in SUFFIXES if name.endswith(x)), None)
+            if cid is None:
+                die(f"{name}: not a member a kit writes")
             if cid not in ids:
                 ids.append(cid)
         for cid in ids:
             c = Chunk(cid, relabels, chunks)
-            d = os.path.join(a.data, "chunks", cid)
-            if c.played:
-                pgn = members.get(f"{cid}.pgn.xz")
-                if pgn is None:
-                    die(f"chunk {cid}: no games in {a.tar}")
-                # Its positions made again here, as `campaign.sh make` makes them.
-                subprocess.run(["bash", campaign, a.data, "build", c.engine], check=True)
-                shutil.rmtree(d, ignore_errors=True)
-                os.makedirs(os.path.join(d, "games"))
-                with open(os.path.join(d, "games", "games.pgn"), "wb") as f:
-                    f.write(lzma.decompress(tar.extractfile(pgn).read()))
-                subprocess.run([sys.executable, os.path.join(TUNE, "extract.py"),
-                                os.path.join(d, "games", "games.pgn"),
-                                os.path.join(d, "positions.txt"), "--skip", SKIP],
-                               check=True, stdout=subprocess.DEVNULL)
-                subprocess.run([os.path.join(a.data, "engines", c.engine, "tune"), "quiet",
-                                os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"),
-                                "--children", c.children, "--seed", c.seed], check=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                quiet_path = os.path.join(d, "quiet.txt")
-            else:
-                quiet_path = os.path.join(a.data, "chunks", c.source, "quiet.txt")
-            if c.labelled():
-                member = members.get(f"{cid}.labels.xz")
-                if member is None:
-                    die(f"chunk {cid}: no labels in {a.tar}")
-                tokens = lzma.decompress(tar.extractfile(member).read()).decode().split()
-                quiet = [l.strip() for l in open(quiet_path)]
-                if len(tokens) != len(quiet):
-                    die(f"chunk {cid}: {len(tokens)} labels for {len(quiet)} quiet positions")
-                os.makedirs(d, exist_ok=True)
-                tmp = os.path.join(d, "labelled.txt.tmp")
-                with open(tmp, "w") as f:
-                    for line, t in zip(quiet, tokens):
-                        if t == DROPPED:
-                            continue
-                        int(t)
-                        f.write(f"{line};{t}\n")
-                os.replace(tmp, os.path.join(d, "labelled.txt"))
-            # The row is recorded or checked by campaign.sh, as a chunk made there would be.
-            settled = subprocess.run(["bash", campaign, a.data, "settle", cid])
-            failed += settled.returncode != 0
+            # The chunk's lock, as `campaign.sh make` takes it: no make writes it meanwhile.
+            lock = os.path.join(a.data, "locks", cid)
+            os.makedirs(os.path.dirname(lock), exist_ok=True)
+            try:
+                os.mkdir(lock)
+            except FileExistsError:
+                print(f"kit: chunk {cid}: being made by another run, left", file=sys.stderr)
+                failed += 1
+                continue
+            try:
+                why = unpack_one(a, tar, members, c)
+            finally:
+                os.rmdir(lock)
+            if why is not None:
+                print(f"kit: chunk {cid}: {why}", file=sys.stderr)
+                failed += 1
     if failed:
         sys.exit(1)
 
