@@ -282,6 +282,17 @@ fn every_network_is_the_one_its_recipe_made() {
         for id in r[2].split(',') {
             assert!(chunks.contains(id), "{}: chunk {id} unknown", r[0]);
         }
+        // A fine-tune starts from a network of the lineage made before it (never from the
+        // committed, Stockfish-taught one), so the chain of recipes ends at the root.
+        let args: Vec<&str> = r[3].split_whitespace().collect();
+        for pair in args.windows(2).filter(|w| w[0] == "--init") {
+            assert!(
+                named.contains(pair[1]) && pair[1] != r[0],
+                "{}: --init {} is not an earlier network of nets.tsv",
+                r[0],
+                pair[1]
+            );
+        }
         let bytes = std::fs::read(repo().join(&r[0])).expect("the network file");
         let sum = sha256_hex(&bytes);
         assert_eq!(

@@ -206,7 +206,9 @@ train() {
   cat "${files[@]}" > "$D/nets/train.txt"
   stamp "training $net on $(wc -l < "$D/nets/train.txt") positions of chunks $chunks"
   # shellcheck disable=SC2086 # the recorded arguments are words
-  "$D/engines/$tuner/tune" nnue "$D/nets/train.txt" --out "$D/nets/net.bin" $args
+  # From the repository's root: a path in the arguments (`--init` of a committed network) is
+  # the repository's.
+  (cd "$ROOT" && "$D/engines/$tuner/tune" nnue "$D/nets/train.txt" --out "$D/nets/net.bin" $args)
   got="$(sha256 "$D/nets/net.bin")"
   if [ "$sum" = - ]; then
     mkdir -p "$(dirname "$ROOT/$net")"
