@@ -12,10 +12,10 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use support::{binary, find_tool, python_imports, temp_dir, tool_present};
+use support::{binary, fastchess, temp_dir};
 
 const FAULTY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -23,21 +23,6 @@ const FAULTY: &str = concat!(
 );
 const CHECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/xboard/check_pgn.py");
 const STOCKFISH: &str = "/usr/games/stockfish";
-
-fn fastchess() -> Option<PathBuf> {
-    let found = std::env::var_os("FASTCHESS")
-        .map(PathBuf::from)
-        .or_else(|| find_tool("fastchess"));
-    let present = found.as_ref().is_some_and(|p| p.exists()) && python_imports("chess.pgn");
-    tool_present(
-        present,
-        "fastchess (FASTCHESS=/path/to/fastchess) or python-chess",
-        "CHESS960_REQUIRE_FASTCHESS",
-        "build it from github.com/Disservin/fastchess; pip install chess==1.11.2",
-    )
-    .then_some(found)
-    .flatten()
-}
 
 #[test]
 fn fastchess_plays_chess960_through_the_front_end() {

@@ -9,7 +9,8 @@
 mod support;
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chess960::eval::nnue::{NetFile, Network};
@@ -528,6 +529,67 @@ fn a_relabelled_chunk_is_made_recorded_and_checked() {
     );
 }
 
+/// `python3 kit.py ARGS` in a copied layout whose campaign directory is `here`, with `FASTCHESS`
+/// where given: its exit status and its output.
+fn kit(here: &Path, fastchess: Option<&Path>, args: &[&OsStr]) -> (Option<i32>, String) {
+    let mut command = Command::new("python3");
+    command.arg(here.join("kit.py")).args(args);
+    if let Some(f) = fastchess {
+        command.env("FASTCHESS", f);
+    }
+    let out = command.output().expect("python3");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+/// Chunk `id` packed from `data` into a kit under `dir`, run there in three parts on two cores,
+/// and unpacked into `data` again: each step must succeed and the chunk finish. The tar the run
+/// brought back.
+fn kit_round_trip(
+    here: &Path,
+    fastchess: Option<&Path>,
+    data: &Path,
+    dir: &Path,
+    id: &str,
+) -> PathBuf {
+    let (kit_dir, out_dir) = (dir.join("kit"), dir.join("out"));
+    let (code, text) = kit(
+        here,
+        fastchess,
+        &[
+            "pack".as_ref(),
+            data.as_os_str(),
+            kit_dir.as_os_str(),
+            id.as_ref(),
+        ],
+    );
+    assert_eq!(code, Some(0), "{text}");
+    let run: [&OsStr; 7] = [
+        "run".as_ref(),
+        kit_dir.as_os_str(),
+        out_dir.as_os_str(),
+        "--parts".as_ref(),
+        "3".as_ref(),
+        "--jobs".as_ref(),
+        "2".as_ref(),
+    ];
+    let (code, text) = kit(here, fastchess, &run);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("1 of 1 chunks finished"), "{text}");
+    let tar = out_dir.join("labels.tar");
+    let (code, text) = kit(
+        here,
+        fastchess,
+        &["unpack".as_ref(), data.as_os_str(), tar.as_os_str()],
+    );
+    assert_eq!(code, Some(0), "{text}");
+    tar
+}
+
 /// `kit.py`: chunks labelled elsewhere in parts come back as the file one `campaign.sh make`
 /// makes. The kit is packed, run in three parts (a mate line among the positions, which
 /// label.py drops, so the parts have holes to fit), unpacked into a `-` row, and then
@@ -547,40 +609,9 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
     let Some(layout) = Layout::new("campaign-kit", &quiet) else {
         return;
     };
-    let kit = |args: &[&std::ffi::OsStr]| {
-        let out = Command::new("python3")
-            .arg(layout.here.join("kit.py"))
-            .args(args)
-            .output()
-            .expect("python3");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.code(), text)
-    };
-    let (data, kit_dir, out_dir) = (
-        layout.data.as_os_str(),
-        layout.dir.join("kit"),
-        layout.dir.join("out"),
-    );
-    let (code, text) = kit(&["pack".as_ref(), data, kit_dir.as_os_str(), "s1@e".as_ref()]);
-    assert_eq!(code, Some(0), "{text}");
-    let (code, text) = kit(&[
-        "run".as_ref(),
-        kit_dir.as_os_str(),
-        out_dir.as_os_str(),
-        "--parts".as_ref(),
-        "3".as_ref(),
-        "--jobs".as_ref(),
-        "2".as_ref(),
-    ]);
-    assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains("1 of 1 chunks finished"), "{text}");
-    let tar = out_dir.join("labels.tar");
-    let (code, text) = kit(&["unpack".as_ref(), data, tar.as_os_str()]);
-    assert_eq!(code, Some(0), "{text}");
+    let kit = |args: &[&OsStr]| kit(&layout.here, None, args);
+    let data = layout.data.as_os_str();
+    let tar = kit_round_trip(&layout.here, None, &layout.data, &layout.dir, "s1@e");
     let labelled = layout.labelled();
     assert_eq!(
         labelled.lines().count(),
@@ -619,23 +650,6 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
     );
 }
 
-/// The match runner for the played-chunk kit test: `FASTCHESS`, where it names one and
-/// python-chess is installed (extract.py and gen_openings.py need it); None otherwise (the test
-/// is skipped unless CHESS960_REQUIRE_FASTCHESS is set).
-fn fastchess() -> Option<PathBuf> {
-    let found = std::env::var_os("FASTCHESS").map(PathBuf::from);
-    let present =
-        found.as_ref().is_some_and(|p| p.exists()) && support::python_imports("chess.pgn");
-    support::tool_present(
-        present,
-        "fastchess (FASTCHESS=/path/to/fastchess) and python-chess",
-        "CHESS960_REQUIRE_FASTCHESS",
-        "build it from github.com/Disservin/fastchess; pip install chess==1.11.2",
-    )
-    .then_some(found)
-    .flatten()
-}
-
 /// `kit.py` on a chunk to play: its games are played in slices (each slice of its openings by
 /// a match of its own), its positions are taken from the slices' games put back in order, its
 /// labels are made in parts, and `unpack` makes the chunk's file here and records its row. Then
@@ -647,7 +661,7 @@ fn fastchess() -> Option<PathBuf> {
 /// there).
 #[test]
 fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
-    let Some(fastchess) = fastchess() else {
+    let Some(fastchess) = support::fastchess() else {
         return;
     };
     if support::find_tool("flock").is_none() {
@@ -693,42 +707,7 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
     }
     std::fs::write(engine.join("BUILT"), "").unwrap();
 
-    let kit = |args: &[&std::ffi::OsStr]| {
-        let out = Command::new("python3")
-            .arg(here.join("kit.py"))
-            .args(args)
-            .env("FASTCHESS", &fastchess)
-            .output()
-            .expect("python3");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.code(), text)
-    };
-    let (kit_dir, out_dir) = (dir.join("kit"), dir.join("out"));
-    let (code, text) = kit(&[
-        "pack".as_ref(),
-        data.as_os_str(),
-        kit_dir.as_os_str(),
-        "p1".as_ref(),
-    ]);
-    assert_eq!(code, Some(0), "{text}");
-    let (code, text) = kit(&[
-        "run".as_ref(),
-        kit_dir.as_os_str(),
-        out_dir.as_os_str(),
-        "--parts".as_ref(),
-        "3".as_ref(),
-        "--jobs".as_ref(),
-        "2".as_ref(),
-    ]);
-    assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains("1 of 1 chunks finished"), "{text}");
-    let tar = out_dir.join("labels.tar");
-    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
-    assert_eq!(code, Some(0), "{text}");
+    let tar = kit_round_trip(&here, Some(&fastchess), &data, &dir, "p1");
 
     let games = std::fs::read_to_string(data.join("chunks/p1/games/games.pgn")).unwrap();
     assert_eq!(games.matches("[Result ").count(), 6, "six games: {games}");
@@ -771,7 +750,11 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
 
     // A row with another checksum: unpack fails and says so.
     set_row(&format!("{}\t{}", labelled.lines().count(), "0".repeat(64)));
-    let (code, text) = kit(&["unpack".as_ref(), data.as_os_str(), tar.as_os_str()]);
+    let (code, text) = kit(
+        &here,
+        Some(&fastchess),
+        &["unpack".as_ref(), data.as_os_str(), tar.as_os_str()],
+    );
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("its recipe says"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);

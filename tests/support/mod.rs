@@ -51,6 +51,25 @@ pub fn tool_present(present: bool, what: &str, require: &str, install: &str) -> 
     present
 }
 
+/// The match runner fastchess and python-chess (which replays and reads its games): the binary
+/// `FASTCHESS` names, or `fastchess` on PATH. fastchess is built from its repository, so it is not
+/// at hand everywhere (CI installs from package registries only): None, with a notice, where
+/// either is missing, unless CHESS960_REQUIRE_FASTCHESS is set.
+pub fn fastchess() -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("FASTCHESS")
+        .map(std::path::PathBuf::from)
+        .or_else(|| find_tool("fastchess"));
+    let present = found.as_ref().is_some_and(|p| p.exists()) && python_imports("chess.pgn");
+    tool_present(
+        present,
+        "fastchess (FASTCHESS=/path/to/fastchess) or python-chess",
+        "CHESS960_REQUIRE_FASTCHESS",
+        "build it from github.com/Disservin/fastchess; pip install chess==1.11.2",
+    )
+    .then_some(found)
+    .flatten()
+}
+
 /// A fresh, empty directory for one test's files: `chess960-<tag>-<pid>`
 /// under the system's temporary directory.
 pub fn temp_dir(tag: &str) -> std::path::PathBuf {
