@@ -352,6 +352,22 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// campaign.sh and kit.py copied into `dir`'s copy of the repository's layout, with these scripts
+/// of tools/tune beside them; the copy's campaign directory.
+fn copy_scripts(dir: &Path, tune_files: &[&str]) -> PathBuf {
+    let here = dir.join("repo/tools/nnue/campaign");
+    let tune = dir.join("repo/tools/tune");
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::create_dir_all(&tune).unwrap();
+    for f in ["campaign.sh", "kit.py"] {
+        std::fs::copy(campaign(f), here.join(f)).unwrap();
+    }
+    for f in tune_files {
+        std::fs::copy(repo().join("tools/tune").join(f), tune.join(f)).unwrap();
+    }
+    here
+}
+
 /// A copy of the campaign's layout in a temporary directory: campaign.sh, kit.py and label.py,
 /// a source chunk `s1` of the given quiet positions (FEN;result;game lines) already on disk with
 /// its checksum, this build as engine `e`, and a row `s1@e` of relabels.tsv (300 nodes) with `-`
@@ -379,14 +395,7 @@ impl Layout {
             return None;
         }
         let dir = support::temp_dir(tag);
-        let here = dir.join("repo/tools/nnue/campaign");
-        let tune = dir.join("repo/tools/tune");
-        std::fs::create_dir_all(&here).unwrap();
-        std::fs::create_dir_all(&tune).unwrap();
-        for f in ["campaign.sh", "kit.py"] {
-            std::fs::copy(campaign(f), here.join(f)).unwrap();
-        }
-        std::fs::copy(repo().join("tools/tune/label.py"), tune.join("label.py")).unwrap();
+        let here = copy_scripts(&dir, &["label.py"]);
 
         let quiet: String = quiet_lines.iter().map(|l| format!("{l}\n")).collect();
         let data = dir.join("data");
@@ -668,16 +677,10 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
         return;
     }
     let dir = support::temp_dir("campaign-played-kit");
-    let here = dir.join("repo/tools/nnue/campaign");
-    let tune = dir.join("repo/tools/tune");
-    std::fs::create_dir_all(&here).unwrap();
-    std::fs::create_dir_all(&tune).unwrap();
-    for f in ["campaign.sh", "kit.py"] {
-        std::fs::copy(campaign(f), here.join(f)).unwrap();
-    }
-    for f in ["label.py", "gen_games.sh", "gen_openings.py", "extract.py"] {
-        std::fs::copy(repo().join("tools/tune").join(f), tune.join(f)).unwrap();
-    }
+    let here = copy_scripts(
+        &dir,
+        &["label.py", "gen_games.sh", "gen_openings.py", "extract.py"],
+    );
     let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
     let chunks = here.join("chunks.tsv");
     let set_row = |tail: &str| {
