@@ -380,18 +380,51 @@ struct Layout {
 }
 
 const RELABEL_HEADER: &str = "# chunk\tsource\tengine\tlabel_nodes\tpositions\tsha256\n";
+const CHUNKS_HEADER: &str = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
+
+/// Whether bash, flock and python3 are here for a copy of the campaign's scripts to run (a
+/// notice where not, a failure where CHESS960_REQUIRE_BASH asks for them).
+fn campaign_tools_present() -> bool {
+    let tools = support::find_tool("bash").is_some() && support::find_tool("flock").is_some();
+    support::python3_present()
+        && support::tool_present(
+            tools,
+            "bash and flock",
+            "CHESS960_REQUIRE_BASH",
+            "apt-get install bash util-linux",
+        )
+}
+
+/// Engine `e` of a copied layout, already "built" in `data`: this build plays and labels (and
+/// stands in as its tuner, which only has to exist), in a lineage.tsv of that one row in `here`.
+fn stand_in_engine(here: &Path, data: &Path) -> PathBuf {
+    std::fs::write(
+        here.join("lineage.tsv"),
+        "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
+    )
+    .unwrap();
+    let engine = data.join("engines/e");
+    std::fs::create_dir_all(&engine).unwrap();
+    std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
+    std::fs::copy(support::binary(), engine.join("tune")).unwrap();
+    std::fs::write(engine.join("BUILT"), "").unwrap();
+    engine
+}
+
+/// `campaign.sh DATA make ID` in a copied layout, with this match runner.
+fn campaign_make(here: &Path, data: &Path, id: &str, fastchess: &Path) -> std::process::Output {
+    Command::new("bash")
+        .arg(here.join("campaign.sh"))
+        .arg(data)
+        .args(["make", id])
+        .env("FASTCHESS", fastchess)
+        .output()
+        .expect("bash")
+}
 
 impl Layout {
     fn new(tag: &str, quiet_lines: &[&str]) -> Option<Layout> {
-        let tools = support::find_tool("bash").is_some() && support::find_tool("flock").is_some();
-        if !support::python3_present()
-            || !support::tool_present(
-                tools,
-                "bash and flock",
-                "CHESS960_REQUIRE_BASH",
-                "apt-get install bash util-linux",
-            )
-        {
+        if !campaign_tools_present() {
             return None;
         }
         let dir = support::temp_dir(tag);
@@ -401,19 +434,13 @@ impl Layout {
         let data = dir.join("data");
         std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
         std::fs::write(data.join("chunks/s1/quiet.txt"), &quiet).unwrap();
-        let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
         let n = quiet_lines.len();
         std::fs::write(
             here.join("chunks.tsv"),
             format!(
-                "{header}s1\te\t1\t{n}\t100\t0\t0\t0\t0\t{n}\t{}\n",
+                "{CHUNKS_HEADER}s1\te\t1\t{n}\t100\t0\t0\t0\t0\t{n}\t{}\n",
                 sha256_hex(quiet.as_bytes())
             ),
-        )
-        .unwrap();
-        std::fs::write(
-            here.join("lineage.tsv"),
-            "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
         )
         .unwrap();
         let relabels = here.join("relabels.tsv");
@@ -422,12 +449,7 @@ impl Layout {
             format!("{RELABEL_HEADER}s1@e\ts1\te\t300\t-\t-\n"),
         )
         .unwrap();
-        // The engine is this build, already "built" (its tuner only has to exist).
-        let engine = data.join("engines/e");
-        std::fs::create_dir_all(&engine).unwrap();
-        std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
-        std::fs::copy(support::binary(), engine.join("tune")).unwrap();
-        std::fs::write(engine.join("BUILT"), "").unwrap();
+        stand_in_engine(&here, &data);
         Some(Layout {
             dir,
             here,
@@ -438,13 +460,7 @@ impl Layout {
 
     /// `campaign.sh DATA make s1@e`.
     fn make(&self) -> std::process::Output {
-        Command::new("bash")
-            .arg(self.here.join("campaign.sh"))
-            .arg(&self.data)
-            .args(["make", "s1@e"])
-            .env("FASTCHESS", support::binary())
-            .output()
-            .expect("bash")
+        campaign_make(&self.here, &self.data, "s1@e", Path::new(support::binary()))
     }
 
     /// Row s1@e with this count and checksum.
@@ -673,7 +689,7 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
     let Some(fastchess) = support::fastchess() else {
         return;
     };
-    if support::find_tool("flock").is_none() {
+    if !campaign_tools_present() {
         return;
     }
     let dir = support::temp_dir("campaign-played-kit");
@@ -681,34 +697,26 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
         &dir,
         &["label.py", "gen_games.sh", "gen_openings.py", "extract.py"],
     );
-    let header = "# chunk\tengine\tseed\tgames\tnodes\tlabel_nodes\tdfrc_share\tplies\tchildren\tpositions\tsha256\n";
     let chunks = here.join("chunks.tsv");
     let set_row = |tail: &str| {
         std::fs::write(
             &chunks,
-            format!("{header}p1\te\t5\t6\t200\t100\t0.5\t4\t0\t{tail}\n"),
+            format!("{CHUNKS_HEADER}p1\te\t5\t6\t200\t100\t0.5\t4\t0\t{tail}\n"),
         )
         .unwrap();
     };
     set_row("-\t-");
     std::fs::write(here.join("relabels.tsv"), RELABEL_HEADER).unwrap();
-    std::fs::write(
-        here.join("lineage.tsv"),
-        "# name\tcommit\tweights\tnet\tbench\tplays and labels\ne\t0000000\troot\tzero\t1\ta stand-in\n",
-    )
-    .unwrap();
     let data = dir.join("data");
-    let engine = data.join("engines/e");
-    std::fs::create_dir_all(&engine).unwrap();
-    std::fs::copy(support::binary(), engine.join("chess960")).unwrap();
+    let engine = stand_in_engine(&here, &data);
     // `tune quiet IN OUT ...` as a copy.
+    std::fs::remove_file(engine.join("tune")).unwrap();
     std::fs::write(engine.join("tune"), "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(engine.join("tune"), std::fs::Permissions::from_mode(0o755))
             .unwrap();
     }
-    std::fs::write(engine.join("BUILT"), "").unwrap();
 
     let tar = kit_round_trip(&here, Some(&fastchess), &data, &dir, "p1");
 
@@ -740,13 +748,7 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
 
     // The same chunk made in one run: the same file.
     std::fs::remove_dir_all(data.join("chunks/p1")).unwrap();
-    let out = Command::new("bash")
-        .arg(here.join("campaign.sh"))
-        .arg(&data)
-        .args(["make", "p1"])
-        .env("FASTCHESS", &fastchess)
-        .output()
-        .expect("bash");
+    let out = campaign_make(&here, &data, "p1", &fastchess);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "make failed: {err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
