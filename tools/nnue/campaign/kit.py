@@ -366,8 +366,9 @@ def run(a):
                         f.write(tail)
                 continue
             with open(quiet_of[cid], "rb") as f:
-                add(tar, f"{cid}.quiet.sha256.xz", hashlib.sha256(f.read()).hexdigest().encode())
-            quiet = [l.strip() for l in open(quiet_of[cid])]
+                raw = f.read()
+            add(tar, f"{cid}.quiet.sha256.xz", hashlib.sha256(raw).hexdigest().encode())
+            quiet = [l.strip() for l in raw.decode().splitlines()]
             parts = [k for k in finish[cid] if k[1] == "label"]
             if parts:
                 tokens = merge(quiet, [[l.rstrip("\n") for l in open(os.path.join(work, f"{cid}.{p}"))]
@@ -427,13 +428,14 @@ def unpack_one(a, tar, members, c):
         quiet_path = os.path.join(a.data, "chunks", c.source, "quiet.txt")
     # The labels belong to the quiet lines they were made for, not just to as many lines.
     with open(quiet_path, "rb") as f:
-        here = hashlib.sha256(f.read()).hexdigest()
+        raw = f.read()
+    here = hashlib.sha256(raw).hexdigest()
     there = read(f"{c.id}.quiet.sha256.xz").decode().strip()
     if here != there:
         return f"its quiet positions here (sha256 {here}) are not those labelled there ({there})"
     if c.labelled():
         tokens = read(f"{c.id}.labels.xz").decode().split()
-        quiet = [l.strip() for l in open(quiet_path)]
+        quiet = [l.strip() for l in raw.decode().splitlines()]
         if len(tokens) != len(quiet):
             return f"{len(tokens)} labels for {len(quiet)} quiet positions"
         if any(t != DROPPED and not t.lstrip("-").isdigit() for t in tokens):
