@@ -695,7 +695,13 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
     let dir = support::temp_dir("campaign-played-kit");
     let here = copy_scripts(
         &dir,
-        &["label.py", "gen_games.sh", "gen_openings.py", "extract.py"],
+        &[
+            "label.py",
+            "gen_games.sh",
+            "gen_openings.py",
+            "positions.sh",
+            "extract.py",
+        ],
     );
     let chunks = here.join("chunks.tsv");
     let set_row = |tail: &str| {
@@ -762,5 +768,75 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
     );
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("its recipe says"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tools/tune/positions.sh`, the one step from games to training positions that `campaign.sh
+/// make` and kit.py share: the game positions after the first eight plies go into the first
+/// file, `tune quiet`'s choice of them into the second, and a file short of the games asked for
+/// is refused, naming both counts, before anything is written.
+#[test]
+fn positions_come_from_every_game_and_a_short_file_is_refused() {
+    if !campaign_tools_present()
+        || !support::tool_present(
+            support::python_imports("chess.pgn"),
+            "python-chess",
+            "CHESS960_REQUIRE_PYTHON_CHESS",
+            "pip install chess",
+        )
+    {
+        return;
+    }
+    let dir = support::temp_dir("campaign-positions");
+    let here = copy_scripts(&dir, &["positions.sh", "extract.py"]);
+    let script = here.join("../../tune/positions.sh");
+    // A stand-in tuner whose `quiet IN OUT ...` keeps every position.
+    let tune = dir.join("tune");
+    std::fs::write(&tune, "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tune, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let game = |result: &str| {
+        format!(
+            "[Event \"t\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+             [FEN \"bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1\"]\n\
+             [Result \"{result}\"]\n\n1. a3 a6 2. b3 b6 3. c3 c6 4. d3 d6 \
+             5. g3 g6 6. h3 h6 {result}\n\n"
+        )
+    };
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, game("1-0") + &game("1/2-1/2")).unwrap();
+    let (positions, quiet) = (dir.join("positions.txt"), dir.join("quiet.txt"));
+    let run = |games: &str| {
+        Command::new("bash")
+            .arg(&script)
+            .arg(&tune)
+            .arg(&pgn)
+            .arg(&positions)
+            .arg(&quiet)
+            .args(["3", "7", games])
+            .output()
+            .expect("bash")
+    };
+
+    let out = run("3");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("holds 2 games, not 3"), "{err}");
+    assert!(!positions.exists() && !quiet.exists(), "nothing written");
+
+    let out = run("2");
+    assert!(out.status.success(), "{out:?}");
+    let lines = std::fs::read_to_string(&positions).unwrap();
+    // Four positions a game (plies 9 to 12), with each game's result and number.
+    let fields: Vec<Vec<&str>> = lines.lines().map(|l| l.split(';').collect()).collect();
+    assert_eq!(fields.len(), 8, "{lines}");
+    assert!(fields[..4].iter().all(|f| f[1..] == ["1", "0"]), "{lines}");
+    assert!(
+        fields[4..].iter().all(|f| f[1..] == ["0.5", "1"]),
+        "{lines}"
+    );
+    assert_eq!(std::fs::read_to_string(&quiet).unwrap(), lines);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,9 +30,8 @@ half() {
   local n="$1"
   stamp "half $n: games"
   DFRC_SHARE="${DFRC_SHARE:-0.25}" PLIES=8 "$ROOT/tools/tune/gen_games.sh" "$ENGINE" "$D/g$n" "$GAMES" "$NODES" "$SEED$n"
-  python3 "$ROOT/tools/tune/extract.py" "$D/g$n/games.pgn" "$D/pos$n.txt" --skip 8
-  stamp "half $n: quiet positions"
-  "$TUNE" quiet "$D/pos$n.txt" "$D/quiet$n.txt" --children 3 --seed "$SEED$n"
+  stamp "half $n: positions"
+  "$ROOT/tools/tune/positions.sh" "$TUNE" "$D/g$n/games.pgn" "$D/pos$n.txt" "$D/quiet$n.txt" 3 "$SEED$n"
   stamp "half $n: labels by our own search ($LABEL_NODES nodes)"
   python3 "$ROOT/tools/tune/label.py" "$D/quiet$n.txt" "$D/labelled$n.txt" --engine "$ENGINE" --nodes "$LABEL_NODES"
   stamp "half $n: done"

@@ -21,8 +21,7 @@ mkdir -p "$D"
 half() {
   local n="$1"
   PLIES=8 "$ROOT/tools/tune/gen_games.sh" "$ENGINE" "$D/g$n" "$GAMES" "$NODES" "1$n"
-  python3 "$ROOT/tools/tune/extract.py" "$D/g$n/games.pgn" "$D/pos$n.txt" --skip 8
-  "$TUNE" quiet "$D/pos$n.txt" "$D/quiet$n.txt" --children 3 --seed "$n"
+  "$ROOT/tools/tune/positions.sh" "$TUNE" "$D/g$n/games.pgn" "$D/pos$n.txt" "$D/quiet$n.txt" 3 "$n"
   python3 "$ROOT/tools/tune/label.py" "$D/quiet$n.txt" "$D/labelled$n.txt" --static
 }
 half 1 & half 2 & wait

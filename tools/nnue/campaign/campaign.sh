@@ -138,8 +138,8 @@ make_chunk() {
   rm -rf "$c"; mkdir -p "$c"
   stamp "chunk $id: $games games of $engine at $nodes nodes (seed $seed)"
   OPENINGS='' DFRC_SHARE="$dfrc" PLIES="$plies" "$TOOLS/gen_games.sh" "$e/chess960" "$c/games" "$games" "$nodes" "$seed" >/dev/null
-  python3 "$TOOLS/extract.py" "$c/games/games.pgn" "$c/positions.txt" --skip 8
-  "$e/tune" quiet "$c/positions.txt" "$c/quiet.txt" --children "$children" --seed "$seed"
+  "$TOOLS/positions.sh" "$e/tune" "$c/games/games.pgn" "$c/positions.txt" "$c/quiet.txt" \
+    "$children" "$seed" "$games"
   if [ "$label_nodes" != 0 ]; then
     stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
     label "$c/quiet.txt" "$c/labelled.txt" "$e/chess960" "$label_nodes"

@@ -15,20 +15,22 @@ made again here cheaply, small enough for a narrow link:
                                script, compressed; for a relabelled chunk the quiet positions of
                                its source; for a chunk to play its openings (drawn here from its
                                seed, as gen_games.sh would), the engine's tuner, gen_games.sh,
-                               extract.py, the match runner (FASTCHESS; it must run there: build
-                               it static, as `make build=release` does fastchess) and the
-                               python-chess that extract.py imports (the one installed here)
+                               positions.sh and extract.py, the match runner (FASTCHESS; it must
+                               run there: build it static, as `make build=release` does
+                               fastchess) and the python-chess that extract.py imports (the one
+                               installed here). The kit's manifest carries each chunk's row as
+                               it stands in its recipe file
   kit.py run KIT OUT [--seconds S] [--parts N] [--jobs J]
                                on the machine: J pieces at once (default: one a core), stopping
                                at S seconds, chunk after chunk in the kit's order: a chunk to
-                               play in N slices of games, then its positions (extract.py and
-                               `tune quiet`, as `campaign.sh make`), then its labels in N parts.
+                               play in N slices of games, then its positions (positions.sh, as
+                               `campaign.sh make` runs it), then its labels in N parts.
                                Each chunk whose pieces all finished goes into OUT/labels.tar:
                                its labels (one token a quiet line: the label, or x where the
                                search found a mate and label.py drops it) and, for a played
                                chunk, its games
   kit.py unpack DATA TAR       back here: a played chunk's positions made again from its games
-                               (extract.py and the tuner's `tune quiet`), then each chunk's file
+                               (positions.sh with the engine's tuner), then each chunk's file
                                from its quiet positions and the tokens, then `campaign.sh DATA
                                settle`: its count and checksum written into its row (a `-` row)
                                or checked against it
@@ -57,8 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TUNE = os.path.join(HERE, "..", "..", "tune")
 MANIFEST = "manifest.tsv"
 DROPPED = "x"
-# The plies extract.py skips at the start of every game (as `campaign.sh make` runs it).
-SKIP = "8"
+RELABELS, CHUNKS = "relabels.tsv", "chunks.tsv"
 
 
 def die(msg, code=1):
@@ -79,28 +80,42 @@ def recipe_rows(name):
 
 
 class Chunk:
-    """A row to make elsewhere. Relabelled (relabels.tsv: source, engine, label nodes) or played
-    (chunks.tsv: engine, seed, games, nodes, label nodes, DFRC share, plies, children)."""
+    """A row to make elsewhere, read from its recipe file: relabelled (relabels.tsv: source,
+    engine, label nodes, ...) or played (chunks.tsv: engine, seed, games, nodes, label nodes,
+    DFRC share, plies, children, ...). The kit's manifest carries the rows themselves, so the
+    machine that runs it reads them the way this one does."""
 
-    def __init__(self, cid, relabels, chunks):
-        self.id = cid
-        if cid in relabels:
-            self.source, self.engine, self.label_nodes = relabels[cid][:3]
-            self.played = False
-        elif cid in chunks:
+    def __init__(self, cid, recipe, fields):
+        self.id, self.recipe, self.fields = cid, recipe, fields
+        self.played = recipe == CHUNKS
+        if self.played:
             (self.engine, self.seed, self.games, self.nodes, self.label_nodes, self.dfrc,
-             self.plies, self.children) = chunks[cid][:8]
-            self.played = True
+             self.plies, self.children) = fields[:8]
         else:
-            die(f"not a row of relabels.tsv or chunks.tsv: {cid}", 2)
+            self.source, self.engine, self.label_nodes = fields[:3]
+
+    @staticmethod
+    def of(cid, relabels, chunks):
+        """Chunk cid of the recipe files' rows, or a usage error."""
+        if cid in relabels:
+            return Chunk(cid, RELABELS, relabels[cid])
+        if cid in chunks:
+            return Chunk(cid, CHUNKS, chunks[cid])
+        die(f"not a row of relabels.tsv or chunks.tsv: {cid}", 2)
 
     def labelled(self):
         return self.label_nodes != "0"
 
-    def manifest(self):
-        if self.played:
-            return f"play\t{self.id}\t{self.nodes}\t{self.label_nodes}\t{self.children}\t{self.seed}"
-        return f"relabel\t{self.id}\t{self.source}\t{self.label_nodes}"
+    def manifest_line(self):
+        """The line of the kit's manifest: the recipe file, then the row as it stands there."""
+        return "\t".join([self.recipe, self.id, *self.fields])
+
+    @staticmethod
+    def from_manifest(line):
+        recipe, cid, *fields = line.rstrip("\n").split("\t")
+        if recipe not in (RELABELS, CHUNKS):
+            die(f"{MANIFEST}: not a line a kit writes: {line.strip()}")
+        return Chunk(cid, recipe, fields)
 
 
 def xz_file(src, dst):
@@ -125,8 +140,8 @@ def python_chess():
 
 
 def pack(a):
-    relabels, chunks = recipe_rows("relabels.tsv"), recipe_rows("chunks.tsv")
-    todo = [Chunk(i, relabels, chunks) for i in a.ids]
+    relabels, chunks = recipe_rows(RELABELS), recipe_rows(CHUNKS)
+    todo = [Chunk.of(i, relabels, chunks) for i in a.ids]
     engines = {c.engine for c in todo}
     if len(engines) != 1:
         die(f"one engine a kit, these rows name {' '.join(sorted(engines))}", 2)
@@ -145,7 +160,7 @@ def pack(a):
     if played:
         xz_file(os.path.join(edir, "tune"), os.path.join(a.kit, "tune.xz"))
         xz_file(fastchess, os.path.join(a.kit, "fastchess.xz"))
-        for f in ["gen_games.sh", "extract.py"]:
+        for f in ["gen_games.sh", "positions.sh", "extract.py"]:
             shutil.copy(os.path.join(TUNE, f), os.path.join(a.kit, f))
         with tarfile.open(os.path.join(a.kit, "pylib.tar.xz"), "w:xz") as t:
             t.add(python_chess(), arcname="chess",
@@ -167,7 +182,7 @@ def pack(a):
                 if c.source not in packed:
                     xz_file(quiet, os.path.join(a.kit, "inputs", f"{c.source}.xz"))
                     packed.add(c.source)
-            m.write(c.manifest() + "\n")
+            m.write(c.manifest_line() + "\n")
     print(f"kit: {len(todo)} chunks packed into {a.kit}")
 
 
@@ -274,9 +289,9 @@ def run(a):
     work = tempfile.mkdtemp(prefix="kit-")
     engine = os.path.join(work, "chess960")
     unxz_file(os.path.join(kit, "engine.xz"), engine, 0o755)
-    chunks = [l.rstrip("\n").split("\t") for l in open(os.path.join(kit, MANIFEST)) if l.strip()]
-    env = dict(os.environ)
-    if any(c[0] == "play" for c in chunks):
+    chunks = [Chunk.from_manifest(l) for l in open(os.path.join(kit, MANIFEST)) if l.strip()]
+    env = dict(os.environ, PYTHON=sys.executable)
+    if any(c.played for c in chunks):
         for name in ["tune", "fastchess"]:
             unxz_file(os.path.join(kit, f"{name}.xz"), os.path.join(work, name), 0o755)
         with tarfile.open(os.path.join(kit, "pylib.tar.xz")) as t:
@@ -288,8 +303,8 @@ def run(a):
     jobs = Jobs(time.time() + a.seconds, logs)
     quiet_of, finish = {}, {}
     for c in chunks:
-        if c[0] == "play":
-            _, cid, nodes, label_nodes, children, seed = c
+        cid = c.id
+        if c.played:
             d = os.path.join(work, cid)
             os.makedirs(d)
             with lzma.open(os.path.join(kit, "inputs", f"{cid}.epd.xz"), "rt") as f:
@@ -300,37 +315,32 @@ def run(a):
                 with open(epd, "w") as f:
                     f.writelines(part)
                 cmd = ["bash", os.path.join(kit, "gen_games.sh"), engine, os.path.join(d, f"s{k}"),
-                       str(len(part)), nodes, seed]
+                       str(len(part)), c.nodes, c.seed]
                 jobs.add((cid, "slice", k), [], cmd, dict(env, OPENINGS=epd))
                 waits.append((cid, "slice", k))
-            # The slices' games in order, then the positions as `campaign.sh make` takes them.
+            # The slices' games in order, then the positions as `campaign.sh make` takes them
+            # (positions.sh checks that no game is missing).
             q = shlex.quote
             pgns = " ".join(q(os.path.join(d, f"s{k}", "games.pgn")) for k in range(len(waits)))
-            games, positions = q(os.path.join(d, "games.pgn")), q(os.path.join(d, "positions.txt"))
-            # A match runner that stopped early would shift every later game's number.
-            script = (
-                f"cat {pgns} > {games}"
-                f" && n=$(grep -c '^\\[Result ' {games}); [ \"$n\" = {len(openings)} ]"
-                f" || {{ echo \"$n games of {len(openings)}\" >&2; exit 1; }}"
-                f" && {q(sys.executable)} {q(os.path.join(kit, 'extract.py'))} {games} {positions}"
-                f" --skip {SKIP} && {q(os.path.join(work, 'tune'))} quiet {positions}"
-                f" {q(os.path.join(d, 'quiet.txt'))} --children {q(children)} --seed {q(seed)}"
-            )
+            games = os.path.join(d, "games.pgn")
+            script = f"cat {pgns} > {q(games)} && " + shlex.join([
+                "bash", os.path.join(kit, "positions.sh"), os.path.join(work, "tune"), games,
+                os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"), c.children,
+                c.seed, str(len(openings))])
             jobs.add((cid, "positions"), waits, ["bash", "-c", script], env)
             quiet_of[cid] = os.path.join(d, "quiet.txt")
             first = [(cid, "positions")]
         else:
-            _, cid, source, label_nodes = c
-            quiet_of[cid] = os.path.join(work, f"{source}.txt")
+            quiet_of[cid] = os.path.join(work, f"{c.source}.txt")
             if not os.path.exists(quiet_of[cid]):
-                unxz_file(os.path.join(kit, "inputs", f"{source}.xz"), quiet_of[cid])
+                unxz_file(os.path.join(kit, "inputs", f"{c.source}.xz"), quiet_of[cid])
             first = []
         labels = []
-        if label_nodes != "0":
+        if c.labelled():
             for p in range(a.parts):
                 out = os.path.join(work, f"{cid}.{p}")
                 cmd = [sys.executable, os.path.join(kit, "label.py"), quiet_of[cid], out,
-                       "--engine", engine, "--nodes", label_nodes, "--part", str(p),
+                       "--engine", engine, "--nodes", c.label_nodes, "--part", str(p),
                        "--parts", str(a.parts)]
                 jobs.add((cid, "label", p), first, cmd, env)
                 labels.append((cid, "label", p))
@@ -348,7 +358,7 @@ def run(a):
 
     with tarfile.open(os.path.join(a.out, "labels.tar"), "w") as tar:
         for c in chunks:
-            cid = c[1]
+            cid = c.id
             if not all(k in jobs.done for k in finish[cid]):
                 # The end of the stderr of each piece that ran and failed (or met the deadline).
                 failed = [k for k in jobs.failed if k[0] == cid]
@@ -380,7 +390,7 @@ def run(a):
                 labelled = len(quiet) - tokens.count(DROPPED)
             else:
                 labelled = 0
-            if c[0] == "play":
+            if c.played:
                 with open(os.path.join(work, cid, "games.pgn"), "rb") as f:
                     add(tar, f"{cid}.pgn.xz", f.read())
             finished += 1
@@ -413,16 +423,18 @@ def unpack_one(a, tar, members, c):
                        check=True)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(os.path.join(d, "games"))
-        with open(os.path.join(d, "games", "games.pgn"), "wb") as f:
+        pgn = os.path.join(d, "games", "games.pgn")
+        with open(pgn, "wb") as f:
             f.write(games)
-        subprocess.run([sys.executable, os.path.join(TUNE, "extract.py"),
-                        os.path.join(d, "games", "games.pgn"),
-                        os.path.join(d, "positions.txt"), "--skip", SKIP],
-                       check=True, stdout=subprocess.DEVNULL)
-        subprocess.run([os.path.join(a.data, "engines", c.engine, "tune"), "quiet",
-                        os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"),
-                        "--children", c.children, "--seed", c.seed], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        made = subprocess.run(["bash", os.path.join(TUNE, "positions.sh"),
+                               os.path.join(a.data, "engines", c.engine, "tune"), pgn,
+                               os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"),
+                               c.children, c.seed, c.games], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True,
+                              env=dict(os.environ, PYTHON=sys.executable))
+        if made.returncode != 0:
+            last = (made.stderr.strip().splitlines() or ["no message"])[-1]
+            return f"its positions could not be made from its games: {last}"
         quiet_path = os.path.join(d, "quiet.txt")
     else:
         quiet_path = os.path.join(a.data, "chunks", c.source, "quiet.txt")
@@ -453,7 +465,7 @@ def unpack_one(a, tar, members, c):
 
 
 def unpack(a):
-    relabels, chunks = recipe_rows("relabels.tsv"), recipe_rows("chunks.tsv")
+    relabels, chunks = recipe_rows(RELABELS), recipe_rows(CHUNKS)
     failed = 0
     with tarfile.open(a.tar) as tar:
         members = {m.name: m for m in tar.getmembers()}
@@ -465,7 +477,7 @@ def unpack(a):
             if cid not in ids:
                 ids.append(cid)
         for cid in ids:
-            c = Chunk(cid, relabels, chunks)
+            c = Chunk.of(cid, relabels, chunks)
             # The chunk's lock, as `campaign.sh make` takes it: no make writes it meanwhile.
             lock = os.path.join(a.data, "locks", cid)
             os.makedirs(os.path.dirname(lock), exist_ok=True)
