@@ -270,9 +270,9 @@ fn fitted_weights_come_from_the_campaign_and_keep_their_frozen_groups() {
 #[test]
 fn every_network_is_the_one_its_recipe_made() {
     let engines = names("lineage.tsv");
-    let chunks: HashSet<String> = names("chunks.tsv")
-        .union(&names("relabels.tsv"))
-        .cloned()
+    let chunks: HashSet<String> = ["chunks.tsv", "relabels.tsv", "passes.tsv"]
+        .into_iter()
+        .flat_map(names)
         .collect();
     let nets = rows("nets.tsv");
     let mut named = HashSet::new();
@@ -338,6 +338,44 @@ fn every_relabelled_chunk_names_its_source_and_engine() {
         assert!(r[4].parse::<u64>().is_ok_and(|n| n > 0), "{id}: positions");
         assert!(
             r[5].len() == 64 && r[5].chars().all(|c| c.is_ascii_hexdigit()),
+            "{id}: sha256"
+        );
+    }
+}
+
+#[test]
+fn every_pass_names_its_source_engine_and_seed() {
+    let engines = names("lineage.tsv");
+    let chunks = rows("chunks.tsv");
+    let others: HashSet<String> = names("chunks.tsv")
+        .union(&names("relabels.tsv"))
+        .cloned()
+        .collect();
+    let mut ids = HashSet::new();
+    for r in rows("passes.tsv") {
+        assert_eq!(r.len(), 8, "eight fields: {r:?}");
+        let id = &r[0];
+        assert!(ids.insert(id.clone()), "pass {id} twice");
+        assert!(
+            !others.contains(id),
+            "{id} is also a chunk of another recipe file"
+        );
+        let source = chunks
+            .iter()
+            .find(|c| c[0] == r[1])
+            .unwrap_or_else(|| panic!("{id}: source {} is not a chunk of chunks.tsv", r[1]));
+        // Another seed than the source's, or its neighbours would be the source's again.
+        assert_ne!(source[2], r[3], "{id}: the source's seed");
+        assert!(r[2].parse::<u64>().is_ok_and(|n| n > 0), "{id}: children");
+        assert!(r[3].parse::<u64>().is_ok(), "{id}: seed");
+        assert!(engines.contains(&r[4]), "{id}: engine {} unknown", r[4]);
+        assert!(
+            r[5].parse::<u64>().is_ok_and(|n| n > 0),
+            "{id}: label nodes"
+        );
+        assert!(r[6].parse::<u64>().is_ok_and(|n| n > 0), "{id}: positions");
+        assert!(
+            r[7].len() == 64 && r[7].chars().all(|c| c.is_ascii_hexdigit()),
             "{id}: sha256"
         );
     }
@@ -838,5 +876,98 @@ fn positions_come_from_every_game_and_a_short_file_is_refused() {
         "{lines}"
     );
     assert_eq!(std::fs::read_to_string(&quiet).unwrap(), lines);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `campaign.sh make` on a pass: the source's game positions go through the engine's `tune
+/// quiet` again, every position the source already holds is left out (by board, side to move,
+/// castling and en passant, whatever the move counters), the rest are labelled, the row gets its
+/// count and checksum, and a second make must match them. The stand-in tuner keeps every line,
+/// so what is under test is the step around it.
+#[test]
+fn a_pass_adds_only_positions_its_source_lacks() {
+    if !campaign_tools_present() {
+        return;
+    }
+    let dir = support::temp_dir("campaign-pass");
+    let here = copy_scripts(&dir, &["label.py"]);
+    let data = dir.join("data");
+    let engine = stand_in_engine(&here, &data);
+    std::fs::remove_file(engine.join("tune")).unwrap();
+    std::fs::write(engine.join("tune"), "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(engine.join("tune"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    let positions = [
+        "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1;0.5;1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w HAha - 2 3;0;3",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1;4",
+        "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;1;4",
+    ];
+    // The source holds the first two, the second with other move counters.
+    let quiet = [
+        positions[0].to_owned(),
+        positions[1].replace(" 0 1;", " 3 9;"),
+    ];
+    let text = |lines: &[&str]| -> String { lines.iter().map(|l| format!("{l}\n")).collect() };
+    let quiet_text = text(&quiet.iter().map(String::as_str).collect::<Vec<_>>());
+    let source = data.join("chunks/s1");
+    std::fs::create_dir_all(&source).unwrap();
+    std::fs::write(source.join("positions.txt"), text(&positions)).unwrap();
+    std::fs::write(source.join("quiet.txt"), &quiet_text).unwrap();
+    std::fs::write(
+        here.join("chunks.tsv"),
+        format!(
+            "{CHUNKS_HEADER}s1\te\t1\t5\t100\t0\t0\t0\t0\t2\t{}\n",
+            sha256_hex(quiet_text.as_bytes())
+        ),
+    )
+    .unwrap();
+    let passes = here.join("passes.tsv");
+    let set_row = |tail: &str| {
+        std::fs::write(
+            &passes,
+            format!("# chunk\tsource\tchildren\tseed\tengine\tlabel_nodes\tpositions\tsha256\ns1+6\ts1\t6\t101\te\t300\t{tail}\n"),
+        )
+        .unwrap();
+    };
+    set_row("-\t-");
+    let made = data.join("chunks/s1+6/labelled.txt");
+    let make = || {
+        let out = campaign_make(&here, &data, "s1+6", Path::new(support::binary()));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+
+    let (code, err) = make();
+    assert_eq!(code, Some(0), "{err}");
+    let labelled = std::fs::read_to_string(&made).unwrap();
+    let heads: Vec<&str> = labelled
+        .lines()
+        .map(|l| l.rsplit_once(';').expect("a label").0)
+        .collect();
+    assert_eq!(heads, positions[2..], "the positions s1 lacks, in order");
+    let recorded = format!(
+        "s1+6\ts1\t6\t101\te\t300\t3\t{}",
+        sha256_hex(labelled.as_bytes())
+    );
+    let recipe = std::fs::read_to_string(&passes).unwrap();
+    assert!(recipe.contains(&recorded), "{recipe}");
+
+    std::fs::remove_dir_all(data.join("chunks/s1+6")).unwrap();
+    let (code, err) = make();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
+
+    set_row(&format!("3\t{}", "0".repeat(64)));
+    std::fs::remove_dir_all(data.join("chunks/s1+6")).unwrap();
+    let (code, err) = make();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("its recipe says 3,"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # campaign.sh DATA_DIR build NAME      build engine NAME of lineage.tsv (and its tuner)
-# campaign.sh DATA_DIR make [ID...]    make the chunks of chunks.tsv and relabels.tsv (all, or those named)
+# campaign.sh DATA_DIR make [ID...]    make the chunks of chunks.tsv, relabels.tsv and passes.tsv (all,
+#                                       or those named)
 # campaign.sh DATA_DIR check           check every chunk on disk against its checksum
 # campaign.sh DATA_DIR files [ID...]   print the paths of the chunks' data files
 # campaign.sh DATA_DIR train NET       train network NET of nets.tsv from its chunks (made if missing)
-# campaign.sh DATA_DIR settle ID        record or check chunk ID whose file was made elsewhere
+# campaign.sh DATA_DIR settle ID       record or check chunk ID whose file was made elsewhere
 #                                       (kit.py unpack), as `make` does with its own
 #
 # The own-data campaign (README.md beside this script): self-play data made in
@@ -29,6 +30,10 @@
 # better labels for a fraction of a new chunk's cost. It is made, skipped and checked like a chunk,
 # and a network's recipe names it like one.
 #
+# A pass (a row of passes.tsv) is more positions from a chunk's games at the cost of labels only:
+# the game positions of a chunk of chunks.tsv through `tune quiet` again, with more neighbours and
+# another seed, less every position the source chunk already holds, labelled by an engine's search.
+#
 # Environment: FASTCHESS=/path/to/fastchess (required by `make` and `train`).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -47,8 +52,9 @@ lock() { mkdir -p "$D/locks"; mkdir "$D/locks/$1" 2>/dev/null && HELD="$D/locks/
 unlock() { [ -z "$HELD" ] || rmdir "$HELD" 2>/dev/null || true; HELD=""; }
 die() { echo "campaign: $*" >&2; exit 1; }
 
-# A row of a TSV file whose first column is $2 (comments and blank lines skipped).
-row() { awk -F'\t' -v k="$2" '$0 !~ /^#/ && NF && $1 == k' "$1"; }
+# A row of a TSV file whose first column is $2 (comments and blank lines skipped; none where the
+# file is missing).
+row() { [ ! -e "$1" ] || awk -F'\t' -v k="$2" '$0 !~ /^#/ && NF && $1 == k' "$1"; }
 
 engine_ok() { [ -x "$D/engines/$1/chess960" ] && [ -x "$D/engines/$1/tune" ] && [ -e "$D/engines/$1/BUILT" ]; }
 
@@ -82,7 +88,7 @@ build() {
 # The data file of chunk $1: labelled positions, or quiet positions with game
 # results only when its row asks for no labels (label nodes, field 6, 0).
 chunk_file() {
-  if [ -n "$(row "$HERE/relabels.tsv" "$1")" ]; then
+  if [ -n "$(row "$HERE/relabels.tsv" "$1")" ] || [ -n "$(row "$HERE/passes.tsv" "$1")" ]; then
     echo "$D/chunks/$1/labelled.txt"
   elif [ "$(row "$HERE/chunks.tsv" "$1" | cut -f6)" = 0 ]; then
     echo "$D/chunks/$1/quiet.txt"
@@ -122,8 +128,13 @@ make_chunk() {
     make_relabelled "$r"
     return
   fi
+  r="$(row "$HERE/passes.tsv" "$id")"
+  if [ -n "$r" ]; then
+    make_pass "$r"
+    return
+  fi
   r="$(row "$HERE/chunks.tsv" "$id")"
-  [ -n "$r" ] || die "no chunk '$id' in chunks.tsv"
+  [ -n "$r" ] || die "no chunk '$id' in chunks.tsv, relabels.tsv or passes.tsv"
   IFS=$'\t' read -r _ engine seed games nodes label_nodes dfrc plies children positions sum <<<"$r"
   file="$(chunk_file "$id")"
   if intact "$file" "$sum"; then
@@ -187,10 +198,49 @@ make_relabelled() {
   settle "$HERE/relabels.tsv" "$id" "$file" "$positions" "$sum"
 }
 
-ids() { awk -F'\t' '$0 !~ /^#/ && NF {print $1}' "$HERE/chunks.tsv" "$HERE/relabels.tsv"; }
+# The lines of file $2 whose position (the first four fields of the FEN: board, side to move,
+# castling, en passant) is not one of file $1's, in their order.
+new_positions() {
+  awk -F';' '
+    function key(fen,   f) { split(fen, f, " "); return f[1] " " f[2] " " f[3] " " f[4] }
+    NR == FNR { seen[key($1)] = 1; next }
+    !(key($1) in seen)' "$1" "$2"
+}
+
+# A chunk of passes.tsv, given its row: the game positions of its source chunk (made first if
+# missing) through the engine's `tune quiet` with its own neighbours and seed, less the positions
+# the source holds, labelled by the engine's search.
+make_pass() {
+  local id source children seed engine label_nodes positions sum c file src
+  IFS=$'\t' read -r id source children seed engine label_nodes positions sum <<<"$1"
+  [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
+  file="$D/chunks/$id/labelled.txt"
+  if intact "$file" "$sum"; then
+    stamp "chunk $id: on disk, checksum matches"
+    return 0
+  fi
+  make_chunk "$source"
+  src="$D/chunks/$source"
+  [ -e "$src/positions.txt" ] && [ -e "$src/quiet.txt" ] ||
+    die "chunk $id: no game positions of its source in $src (remove it and make $source again)"
+  c="$D/chunks/$id"
+  lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
+  trap unlock RETURN
+  build "$engine"
+  rm -rf "$c"; mkdir -p "$c"
+  stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed), labelled by $engine's search at $label_nodes nodes"
+  "$D/engines/$engine/tune" quiet "$src/positions.txt" "$c/candidates.txt" --children "$children" --seed "$seed"
+  new_positions "$src/quiet.txt" "$c/candidates.txt" > "$c/quiet.txt"
+  rm "$c/candidates.txt"
+  label "$c/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
+  settle "$HERE/passes.tsv" "$id" "$file" "$positions" "$sum"
+}
+
+RECIPES=("$HERE/chunks.tsv" "$HERE/relabels.tsv" "$HERE/passes.tsv")
+ids() { for f in "${RECIPES[@]}"; do [ ! -e "$f" ] || awk -F'\t' '$0 !~ /^#/ && NF {print $1}' "$f"; done; }
 
 # The recorded checksum of chunk $1 (the last field of its row).
-recorded_sum() { { row "$HERE/chunks.tsv" "$1"; row "$HERE/relabels.tsv" "$1"; } | awk -F'\t' '{print $NF}'; }
+recorded_sum() { for f in "${RECIPES[@]}"; do row "$f" "$1"; done | awk -F'\t' '{print $NF}'; }
 
 train() {
   local net="$1" r tuner chunks args sum got id files=()
@@ -251,15 +301,18 @@ case "$CMD" in
     for id in ${*:-$(ids)}; do chunk_file "$id"; done
     ;;
   settle)
-    id="${1:?chunk id, as chunks.tsv or relabels.tsv names it}"
+    id="${1:?chunk id, as chunks.tsv, relabels.tsv or passes.tsv names it}"
     if r="$(row "$HERE/relabels.tsv" "$id")" && [ -n "$r" ]; then
       recipe="$HERE/relabels.tsv"
       IFS=$'\t' read -r _ _ _ _ positions sum <<<"$r"
+    elif r="$(row "$HERE/passes.tsv" "$id")" && [ -n "$r" ]; then
+      recipe="$HERE/passes.tsv"
+      IFS=$'\t' read -r _ _ _ _ _ _ positions sum <<<"$r"
     elif r="$(row "$HERE/chunks.tsv" "$id")" && [ -n "$r" ]; then
       recipe="$HERE/chunks.tsv"
       IFS=$'\t' read -r _ _ _ _ _ _ _ _ _ positions sum <<<"$r"
     else
-      die "no chunk '$id' in chunks.tsv or relabels.tsv"
+      die "no chunk '$id' in chunks.tsv, relabels.tsv or passes.tsv"
     fi
     file="$(chunk_file "$id")"
     [ -e "$file" ] || die "chunk $id: no file $file"
