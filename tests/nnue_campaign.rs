@@ -449,6 +449,15 @@ fn stand_in_engine(here: &Path, data: &Path) -> PathBuf {
     engine
 }
 
+/// A stand-in tuner at `path` whose `quiet IN OUT ...` keeps every position (a copy), for the
+/// tests of the steps around `tune quiet` (the same program here and on any other machine).
+fn copying_tuner(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::remove_file(path);
+    std::fs::write(path, "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 /// `campaign.sh DATA make ID` in a copied layout, with this match runner.
 fn campaign_make(here: &Path, data: &Path, id: &str, fastchess: &Path) -> std::process::Output {
     Command::new("bash")
@@ -753,14 +762,7 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
     std::fs::write(here.join("relabels.tsv"), RELABEL_HEADER).unwrap();
     let data = dir.join("data");
     let engine = stand_in_engine(&here, &data);
-    // `tune quiet IN OUT ...` as a copy.
-    std::fs::remove_file(engine.join("tune")).unwrap();
-    std::fs::write(engine.join("tune"), "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(engine.join("tune"), std::fs::Permissions::from_mode(0o755))
-            .unwrap();
-    }
+    copying_tuner(&engine.join("tune"));
 
     let tar = kit_round_trip(&here, Some(&fastchess), &data, &dir, "p1");
 
@@ -828,13 +830,8 @@ fn positions_come_from_every_game_and_a_short_file_is_refused() {
     let dir = support::temp_dir("campaign-positions");
     let here = copy_scripts(&dir, &["positions.sh", "extract.py"]);
     let script = here.join("../../tune/positions.sh");
-    // A stand-in tuner whose `quiet IN OUT ...` keeps every position.
     let tune = dir.join("tune");
-    std::fs::write(&tune, "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tune, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    copying_tuner(&tune);
     let game = |result: &str| {
         format!(
             "[Event \"t\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
@@ -879,95 +876,157 @@ fn positions_come_from_every_game_and_a_short_file_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `campaign.sh make` on a pass: the source's game positions go through the engine's `tune
-/// quiet` again, every position the source already holds is left out (by board, side to move,
-/// castling and en passant, whatever the move counters), the rest are labelled, the row gets its
-/// count and checksum, and a second make must match them. The stand-in tuner keeps every line,
-/// so what is under test is the step around it.
-#[test]
-fn a_pass_adds_only_positions_its_source_lacks() {
-    if !campaign_tools_present() {
-        return;
-    }
-    let dir = support::temp_dir("campaign-pass");
-    let here = copy_scripts(&dir, &["label.py"]);
-    let data = dir.join("data");
-    let engine = stand_in_engine(&here, &data);
-    std::fs::remove_file(engine.join("tune")).unwrap();
-    std::fs::write(engine.join("tune"), "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(engine.join("tune"), std::fs::Permissions::from_mode(0o755))
-            .unwrap();
-    }
-    let positions = [
-        "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1;0.5;1",
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
-        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w HAha - 2 3;0;3",
-        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1;4",
-        "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;1;4",
-    ];
-    // The source holds the first two, the second with other move counters.
-    let quiet = [
-        positions[0].to_owned(),
-        positions[1].replace(" 0 1;", " 3 9;"),
-    ];
-    let text = |lines: &[&str]| -> String { lines.iter().map(|l| format!("{l}\n")).collect() };
-    let quiet_text = text(&quiet.iter().map(String::as_str).collect::<Vec<_>>());
-    let source = data.join("chunks/s1");
-    std::fs::create_dir_all(&source).unwrap();
-    std::fs::write(source.join("positions.txt"), text(&positions)).unwrap();
-    std::fs::write(source.join("quiet.txt"), &quiet_text).unwrap();
-    std::fs::write(
-        here.join("chunks.tsv"),
-        format!(
-            "{CHUNKS_HEADER}s1\te\t1\t5\t100\t0\t0\t0\t0\t2\t{}\n",
-            sha256_hex(quiet_text.as_bytes())
-        ),
-    )
-    .unwrap();
-    let passes = here.join("passes.tsv");
-    let set_row = |tail: &str| {
+/// The game positions of a source chunk `s1` (its labels: none, so its file is its quiet
+/// positions): a pass of it keeps those of `PASS_NEW`.
+const PASS_POSITIONS: [&str; 5] = [
+    "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1;0.5;1",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b HAha - 0 1;1;2",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w HAha - 2 3;0;3",
+    "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;1;4",
+    "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;1;4",
+];
+const PASS_NEW: std::ops::Range<usize> = 2..5;
+const PASSES_HEADER: &str =
+    "# chunk\tsource\tchildren\tseed\tengine\tlabel_nodes\tpositions\tsha256\n";
+
+/// A copy of the campaign's layout with source chunk `s1` on disk (its game positions
+/// `PASS_POSITIONS`, its quiet positions the first two of them, the second with other move
+/// counters), engine `e` (this build, with a tuner whose `quiet` keeps every line) and a row
+/// `s1+6` of passes.tsv with `-` for its count and checksum.
+struct PassLayout {
+    dir: PathBuf,
+    here: PathBuf,
+    data: PathBuf,
+}
+
+impl PassLayout {
+    fn new(tag: &str) -> Option<PassLayout> {
+        if !campaign_tools_present() {
+            return None;
+        }
+        let dir = support::temp_dir(tag);
+        let here = copy_scripts(&dir, &["label.py"]);
+        let data = dir.join("data");
+        copying_tuner(&stand_in_engine(&here, &data).join("tune"));
+        let lines =
+            |lines: &[String]| -> String { lines.iter().map(|l| format!("{l}\n")).collect() };
+        let quiet = lines(&[
+            PASS_POSITIONS[0].to_owned(),
+            PASS_POSITIONS[1].replace(" 0 1;", " 3 9;"),
+        ]);
+        let source = data.join("chunks/s1");
+        std::fs::create_dir_all(&source).unwrap();
         std::fs::write(
-            &passes,
-            format!("# chunk\tsource\tchildren\tseed\tengine\tlabel_nodes\tpositions\tsha256\ns1+6\ts1\t6\t101\te\t300\t{tail}\n"),
+            source.join("positions.txt"),
+            lines(&PASS_POSITIONS.map(str::to_owned)),
         )
         .unwrap();
-    };
-    set_row("-\t-");
-    let made = data.join("chunks/s1+6/labelled.txt");
-    let make = || {
-        let out = campaign_make(&here, &data, "s1+6", Path::new(support::binary()));
+        std::fs::write(source.join("quiet.txt"), &quiet).unwrap();
+        std::fs::write(
+            here.join("chunks.tsv"),
+            format!(
+                "{CHUNKS_HEADER}s1\te\t1\t5\t100\t0\t0\t0\t0\t2\t{}\n",
+                sha256_hex(quiet.as_bytes())
+            ),
+        )
+        .unwrap();
+        std::fs::write(here.join("relabels.tsv"), RELABEL_HEADER).unwrap();
+        let layout = PassLayout { dir, here, data };
+        layout.set_row("-\t-");
+        Some(layout)
+    }
+
+    /// Row s1+6 (children 6, seed 101, engine e, 300 nodes) ending in `tail`.
+    fn set_row(&self, tail: &str) {
+        std::fs::write(
+            self.here.join("passes.tsv"),
+            format!("{PASSES_HEADER}s1+6\ts1\t6\t101\te\t300\t{tail}\n"),
+        )
+        .unwrap();
+    }
+
+    fn make(&self) -> (Option<i32>, String) {
+        let out = campaign_make(&self.here, &self.data, "s1+6", Path::new(support::binary()));
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
+    }
+
+    /// The made file of s1+6.
+    fn labelled(&self) -> String {
+        std::fs::read_to_string(self.data.join("chunks/s1+6/labelled.txt")).unwrap()
+    }
+
+    fn remove_made(&self) {
+        std::fs::remove_dir_all(self.data.join("chunks/s1+6")).unwrap();
+    }
+
+    /// The made file holds the positions s1 lacks, in order, each with a label, and the row its
+    /// count and checksum.
+    fn assert_made_and_recorded(&self) {
+        let labelled = self.labelled();
+        let heads: Vec<&str> = labelled
+            .lines()
+            .map(|l| l.rsplit_once(';').expect("a label").0)
+            .collect();
+        assert_eq!(
+            heads, PASS_POSITIONS[PASS_NEW],
+            "the positions s1 lacks, in order"
+        );
+        let recorded = format!(
+            "s1+6\ts1\t6\t101\te\t300\t{}\t{}",
+            PASS_NEW.len(),
+            sha256_hex(labelled.as_bytes())
+        );
+        let recipe = std::fs::read_to_string(self.here.join("passes.tsv")).unwrap();
+        assert!(recipe.contains(&recorded), "{recipe}");
+    }
+}
+
+impl Drop for PassLayout {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `campaign.sh make` on a pass: the source's game positions go through the engine's `tune
+/// quiet` again, every position the source already holds is left out (by board, side to move,
+/// castling and en passant, whatever the move counters), the rest are labelled, the row gets its
+/// count and checksum, a second make must match them, and one whose checksum differs stops.
+#[test]
+fn a_pass_adds_only_positions_its_source_lacks() {
+    let Some(layout) = PassLayout::new("campaign-pass") else {
+        return;
     };
-
-    let (code, err) = make();
+    let (code, err) = layout.make();
     assert_eq!(code, Some(0), "{err}");
-    let labelled = std::fs::read_to_string(&made).unwrap();
-    let heads: Vec<&str> = labelled
-        .lines()
-        .map(|l| l.rsplit_once(';').expect("a label").0)
-        .collect();
-    assert_eq!(heads, positions[2..], "the positions s1 lacks, in order");
-    let recorded = format!(
-        "s1+6\ts1\t6\t101\te\t300\t3\t{}",
-        sha256_hex(labelled.as_bytes())
-    );
-    let recipe = std::fs::read_to_string(&passes).unwrap();
-    assert!(recipe.contains(&recorded), "{recipe}");
+    layout.assert_made_and_recorded();
 
-    std::fs::remove_dir_all(data.join("chunks/s1+6")).unwrap();
-    let (code, err) = make();
+    layout.remove_made();
+    let (code, err) = layout.make();
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
 
-    set_row(&format!("3\t{}", "0".repeat(64)));
-    std::fs::remove_dir_all(data.join("chunks/s1+6")).unwrap();
-    let (code, err) = make();
+    layout.set_row(&format!("{}\t{}", PASS_NEW.len(), "0".repeat(64)));
+    layout.remove_made();
+    let (code, err) = layout.make();
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("its recipe says 3,"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `kit.py` on a pass: its quiet positions are made here when it is packed, labelled there in
+/// parts, and `unpack` writes the file one `campaign.sh make` makes and records its row; made
+/// again in one run, the checksum matches.
+#[test]
+fn a_pass_labelled_by_a_kit_gives_the_file_of_one_run() {
+    let Some(layout) = PassLayout::new("campaign-pass-kit") else {
+        return;
+    };
+    kit_round_trip(&layout.here, None, &layout.data, &layout.dir, "s1+6");
+    layout.assert_made_and_recorded();
+    layout.remove_made();
+    let (code, err) = layout.make();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
 }

@@ -7,6 +7,8 @@
 # campaign.sh DATA_DIR train NET       train network NET of nets.tsv from its chunks (made if missing)
 # campaign.sh DATA_DIR settle ID       record or check chunk ID whose file was made elsewhere
 #                                       (kit.py unpack), as `make` does with its own
+# campaign.sh DATA_DIR quiet ID        make the quiet positions of pass ID, not its labels (what
+#                                       kit.py packs to have them labelled elsewhere)
 #
 # The own-data campaign (README.md beside this script): self-play data made in
 # deterministic chunks, each from a recipe row of chunks.tsv, by an engine of
@@ -39,7 +41,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 TOOLS="$ROOT/tools/tune"
-D="${1:?data directory}"; CMD="${2:?command: build, make, check, files, train or settle}"; shift 2
+D="${1:?data directory}"; CMD="${2:?command: build, make, check, files, train, settle or quiet}"; shift 2
 mkdir -p "$D/engines" "$D/chunks"
 D="$(cd "$D" && pwd)"
 stamp() { echo "$(date -Is) $*" >&2; }
@@ -207,32 +209,41 @@ new_positions() {
     !(key($1) in seen)' "$1" "$2"
 }
 
-# A chunk of passes.tsv, given its row: the game positions of its source chunk (made first if
-# missing) through the engine's `tune quiet` with its own neighbours and seed, less the positions
-# the source holds, labelled by the engine's search.
-make_pass() {
-  local id source children seed engine label_nodes positions sum c file src
-  IFS=$'\t' read -r id source children seed engine label_nodes positions sum <<<"$1"
+# The quiet positions of a pass, given its row, into its directory (emptied first): the game
+# positions of its source chunk (made first if missing) through the engine's `tune quiet` with the
+# row's neighbours and seed, less the positions the source holds. The caller holds the pass's lock.
+pass_quiet() {
+  local id source children seed engine src c
+  IFS=$'\t' read -r id source children seed engine _ <<<"$1"
   [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
+  src="$D/chunks/$source"
+  [ -e "$src/positions.txt" ] && [ -e "$src/quiet.txt" ] ||
+    die "chunk $id: no game positions of its source in $src (remove it and make $source again)"
+  build "$engine"
+  c="$D/chunks/$id"
+  rm -rf "$c"; mkdir -p "$c"
+  "$D/engines/$engine/tune" quiet "$src/positions.txt" "$c/candidates.txt" --children "$children" --seed "$seed"
+  new_positions "$src/quiet.txt" "$c/candidates.txt" > "$c/quiet.txt.tmp"
+  rm "$c/candidates.txt"
+  mv "$c/quiet.txt.tmp" "$c/quiet.txt"
+}
+
+# A chunk of passes.tsv, given its row: its quiet positions (pass_quiet), labelled by the
+# engine's search.
+make_pass() {
+  local id source children seed engine label_nodes positions sum file
+  IFS=$'\t' read -r id source children seed engine label_nodes positions sum <<<"$1"
   file="$D/chunks/$id/labelled.txt"
   if intact "$file" "$sum"; then
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
   make_chunk "$source"
-  src="$D/chunks/$source"
-  [ -e "$src/positions.txt" ] && [ -e "$src/quiet.txt" ] ||
-    die "chunk $id: no game positions of its source in $src (remove it and make $source again)"
-  c="$D/chunks/$id"
   lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
   trap unlock RETURN
-  build "$engine"
-  rm -rf "$c"; mkdir -p "$c"
   stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed), labelled by $engine's search at $label_nodes nodes"
-  "$D/engines/$engine/tune" quiet "$src/positions.txt" "$c/candidates.txt" --children "$children" --seed "$seed"
-  new_positions "$src/quiet.txt" "$c/candidates.txt" > "$c/quiet.txt"
-  rm "$c/candidates.txt"
-  label "$c/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
+  pass_quiet "$1"
+  label "$D/chunks/$id/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
   settle "$HERE/passes.tsv" "$id" "$file" "$positions" "$sum"
 }
 
@@ -300,6 +311,15 @@ case "$CMD" in
   files)
     for id in ${*:-$(ids)}; do chunk_file "$id"; done
     ;;
+  quiet)
+    id="${1:?pass id, as passes.tsv names it}"
+    r="$(row "$HERE/passes.tsv" "$id")"
+    [ -n "$r" ] || die "no pass '$id' in passes.tsv"
+    make_chunk "$(cut -f2 <<<"$r")"
+    lock "$id" || die "chunk $id: being made by another run"
+    pass_quiet "$r"
+    unlock
+    ;;
   settle)
     id="${1:?chunk id, as chunks.tsv, relabels.tsv or passes.tsv names it}"
     if r="$(row "$HERE/relabels.tsv" "$id")" && [ -n "$r" ]; then
@@ -320,6 +340,6 @@ case "$CMD" in
     settle "$recipe" "$id" "$file" "$positions" "$sum"
     ;;
   *)
-    die "unknown command '$CMD' (build, make, check, files, train or settle)"
+    die "unknown command '$CMD' (build, make, check, files, train, settle or quiet)"
     ;;
 esac

@@ -10,10 +10,11 @@ the whole file, and the slices' games put back together in order are the games o
 tool packs what such a machine needs, runs the pieces there and brings back only what cannot be
 made again here cheaply, small enough for a narrow link:
 
-  kit.py pack DATA KIT ID...   rows of relabels.tsv or chunks.tsv (one engine, built in DATA by
-                               `campaign.sh DATA build`) into KIT: the engine, label.py and this
-                               script, compressed; for a relabelled chunk the quiet positions of
-                               its source; for a chunk to play its openings (drawn here from its
+  kit.py pack DATA KIT ID...   rows of relabels.tsv, passes.tsv or chunks.tsv (one engine, built
+                               in DATA by `campaign.sh DATA build`) into KIT: the engine, label.py
+                               and this script, compressed; for a relabelled chunk the quiet
+                               positions of its source; for a pass its quiet positions, made
+                               here first (`campaign.sh DATA quiet ID`); for a chunk to play its openings (drawn here from its
                                seed, as gen_games.sh would), the engine's tuner, gen_games.sh,
                                positions.sh and extract.py, the match runner (FASTCHESS; it must
                                run there: build it static, as `make build=release` does
@@ -59,7 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TUNE = os.path.join(HERE, "..", "..", "tune")
 MANIFEST = "manifest.tsv"
 DROPPED = "x"
-RELABELS, CHUNKS = "relabels.tsv", "chunks.tsv"
+RELABELS, PASSES, CHUNKS = "relabels.tsv", "passes.tsv", "chunks.tsv"
 
 
 def die(msg, code=1):
@@ -70,6 +71,8 @@ def die(msg, code=1):
 def recipe_rows(name):
     """The rows of a recipe file of this directory by chunk id (the fields after the id)."""
     rows = {}
+    if not os.path.exists(os.path.join(HERE, name)):
+        return rows
     with open(os.path.join(HERE, name)) as f:
         for line in f:
             if line.startswith("#") or not line.strip():
@@ -81,9 +84,10 @@ def recipe_rows(name):
 
 class Chunk:
     """A row to make elsewhere, read from its recipe file: relabelled (relabels.tsv: source,
-    engine, label nodes, ...) or played (chunks.tsv: engine, seed, games, nodes, label nodes,
-    DFRC share, plies, children, ...). The kit's manifest carries the rows themselves, so the
-    machine that runs it reads them the way this one does."""
+    engine, label nodes, ...), a pass (passes.tsv: source, children, seed, engine, label nodes,
+    ...) or played (chunks.tsv: engine, seed, games, nodes, label nodes, DFRC share, plies,
+    children, ...). The kit's manifest carries the rows themselves, so the machine that runs it
+    reads them the way this one does."""
 
     def __init__(self, cid, recipe, fields):
         self.id, self.recipe, self.fields = cid, recipe, fields
@@ -91,17 +95,21 @@ class Chunk:
         if self.played:
             (self.engine, self.seed, self.games, self.nodes, self.label_nodes, self.dfrc,
              self.plies, self.children) = fields[:8]
+        elif recipe == PASSES:
+            self.source, self.children, self.seed, self.engine, self.label_nodes = fields[:5]
         else:
             self.source, self.engine, self.label_nodes = fields[:3]
+        # The chunk whose quiet positions are labelled: a relabelled chunk's source; a pass and a
+        # played chunk have their own.
+        self.quiet_of = self.source if recipe == RELABELS else cid
 
     @staticmethod
-    def of(cid, relabels, chunks):
-        """Chunk cid of the recipe files' rows, or a usage error."""
-        if cid in relabels:
-            return Chunk(cid, RELABELS, relabels[cid])
-        if cid in chunks:
-            return Chunk(cid, CHUNKS, chunks[cid])
-        die(f"not a row of relabels.tsv or chunks.tsv: {cid}", 2)
+    def of(cid, recipes):
+        """Chunk cid of the recipe files' rows (recipe file -> rows by id), or a usage error."""
+        for recipe, rows in recipes.items():
+            if cid in rows:
+                return Chunk(cid, recipe, rows[cid])
+        die(f"not a row of {', '.join(recipes)}: {cid}", 2)
 
     def labelled(self):
         return self.label_nodes != "0"
@@ -113,7 +121,7 @@ class Chunk:
     @staticmethod
     def from_manifest(line):
         recipe, cid, *fields = line.rstrip("\n").split("\t")
-        if recipe not in (RELABELS, CHUNKS):
+        if recipe not in (RELABELS, PASSES, CHUNKS):
             die(f"{MANIFEST}: not a line a kit writes: {line.strip()}")
         return Chunk(cid, recipe, fields)
 
@@ -139,9 +147,13 @@ def python_chess():
     return os.path.dirname(os.path.abspath(chess.__file__))
 
 
+def all_rows():
+    return {r: recipe_rows(r) for r in (RELABELS, PASSES, CHUNKS)}
+
+
 def pack(a):
-    relabels, chunks = recipe_rows(RELABELS), recipe_rows(CHUNKS)
-    todo = [Chunk.of(i, relabels, chunks) for i in a.ids]
+    recipes = all_rows()
+    todo = [Chunk.of(i, recipes) for i in a.ids]
     engines = {c.engine for c in todo}
     if len(engines) != 1:
         die(f"one engine a kit, these rows name {' '.join(sorted(engines))}", 2)
@@ -176,12 +188,16 @@ def pack(a):
                 xz_file(epd, epd + ".xz")
                 os.remove(epd)
             else:
-                quiet = os.path.join(a.data, "chunks", c.source, "quiet.txt")
+                if c.recipe == PASSES:
+                    # Made here (a few seconds), kept here for unpack to check the labels against.
+                    subprocess.run(["bash", os.path.join(HERE, "campaign.sh"), a.data, "quiet",
+                                    c.id], check=True)
+                quiet = os.path.join(a.data, "chunks", c.quiet_of, "quiet.txt")
                 if not os.path.exists(quiet):
                     die(f"chunk {c.id}: no quiet positions in {quiet} (campaign.sh DATA make {c.source})")
-                if c.source not in packed:
-                    xz_file(quiet, os.path.join(a.kit, "inputs", f"{c.source}.xz"))
-                    packed.add(c.source)
+                if c.quiet_of not in packed:
+                    xz_file(quiet, os.path.join(a.kit, "inputs", f"{c.quiet_of}.xz"))
+                    packed.add(c.quiet_of)
             m.write(c.manifest_line() + "\n")
     print(f"kit: {len(todo)} chunks packed into {a.kit}")
 
@@ -331,9 +347,9 @@ def run(a):
             quiet_of[cid] = os.path.join(d, "quiet.txt")
             first = [(cid, "positions")]
         else:
-            quiet_of[cid] = os.path.join(work, f"{c.source}.txt")
+            quiet_of[cid] = os.path.join(work, f"{c.quiet_of}.txt")
             if not os.path.exists(quiet_of[cid]):
-                unxz_file(os.path.join(kit, "inputs", f"{c.source}.xz"), quiet_of[cid])
+                unxz_file(os.path.join(kit, "inputs", f"{c.quiet_of}.xz"), quiet_of[cid])
             first = []
         labels = []
         if c.labelled():
@@ -437,7 +453,10 @@ def unpack_one(a, tar, members, c):
             return f"its positions could not be made from its games: {last}"
         quiet_path = os.path.join(d, "quiet.txt")
     else:
-        quiet_path = os.path.join(a.data, "chunks", c.source, "quiet.txt")
+        # A relabelled chunk's source, or a pass's own (made when it was packed).
+        quiet_path = os.path.join(a.data, "chunks", c.quiet_of, "quiet.txt")
+        if not os.path.exists(quiet_path):
+            return f"no quiet positions in {quiet_path}"
     # The labels belong to the quiet lines they were made for, not just to as many lines.
     with open(quiet_path, "rb") as f:
         raw = f.read()
@@ -465,7 +484,7 @@ def unpack_one(a, tar, members, c):
 
 
 def unpack(a):
-    relabels, chunks = recipe_rows(RELABELS), recipe_rows(CHUNKS)
+    recipes = all_rows()
     failed = 0
     with tarfile.open(a.tar) as tar:
         members = {m.name: m for m in tar.getmembers()}
@@ -477,7 +496,7 @@ def unpack(a):
             if cid not in ids:
                 ids.append(cid)
         for cid in ids:
-            c = Chunk.of(cid, relabels, chunks)
+            c = Chunk.of(cid, recipes)
             # The chunk's lock, as `campaign.sh make` takes it: no make writes it meanwhile.
             lock = os.path.join(a.data, "locks", cid)
             os.makedirs(os.path.dirname(lock), exist_ok=True)
