@@ -450,12 +450,22 @@ fn stand_in_engine(here: &Path, data: &Path) -> PathBuf {
 }
 
 /// A stand-in tuner at `path` whose `quiet IN OUT ...` keeps every position (a copy), for the
-/// tests of the steps around `tune quiet` (the same program here and on any other machine).
+/// tests of the steps around `tune quiet` (the same program here and on any other machine). It
+/// writes each call's arguments after the first two files, one line a call, to `path.args`.
 fn copying_tuner(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let _ = std::fs::remove_file(path);
-    std::fs::write(path, "#!/bin/sh\ncp \"$2\" \"$3\"\n").unwrap();
+    std::fs::write(
+        path,
+        "#!/bin/sh\nout=\"$3\"; cp \"$2\" \"$out\"; shift 3; echo \"$*\" >> \"$0.args\"\n",
+    )
+    .unwrap();
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// The arguments the copying tuner at `path` was called with after its files, one line a call.
+fn tuner_calls(path: &Path) -> String {
+    std::fs::read_to_string(path.with_extension("args")).unwrap_or_default()
 }
 
 /// `campaign.sh DATA make ID` in a copied layout, with this match runner.
@@ -873,6 +883,7 @@ fn positions_come_from_every_game_and_a_short_file_is_refused() {
         "{lines}"
     );
     assert_eq!(std::fs::read_to_string(&quiet).unwrap(), lines);
+    assert_eq!(tuner_calls(&tune), "--children 3 --seed 7\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -953,6 +964,20 @@ impl PassLayout {
         )
     }
 
+    /// `campaign.sh DATA ARGS`: its exit status and stderr.
+    fn campaign(&self, args: &[&str]) -> (Option<i32>, String) {
+        let out = Command::new("bash")
+            .arg(self.here.join("campaign.sh"))
+            .arg(&self.data)
+            .args(args)
+            .output()
+            .expect("bash");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
     /// The made file of s1+6.
     fn labelled(&self) -> String {
         std::fs::read_to_string(self.data.join("chunks/s1+6/labelled.txt")).unwrap()
@@ -1002,14 +1027,41 @@ fn a_pass_adds_only_positions_its_source_lacks() {
     let (code, err) = layout.make();
     assert_eq!(code, Some(0), "{err}");
     layout.assert_made_and_recorded();
+    assert_eq!(
+        tuner_calls(&layout.data.join("engines/e/tune")),
+        "--children 6 --seed 101\n",
+        "the row's neighbours and seed"
+    );
+    // Its quiet positions are not made again over the made pass.
+    let quiet = layout.campaign(&["quiet", "s1+6"]);
+    assert_eq!(quiet.0, Some(1), "{}", quiet.1);
+    assert!(quiet.1.contains("already made"), "{}", quiet.1);
 
     layout.remove_made();
     let (code, err) = layout.make();
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
 
-    layout.set_row(&format!("{}\t{}", PASS_NEW.len(), "0".repeat(64)));
+    // While another run holds the source's lock (it is being made), the pass waits for it:
+    // skipped by `make`, refused by `quiet`.
     layout.remove_made();
+    std::fs::create_dir_all(layout.data.join("locks/s1")).unwrap();
+    let moved = layout.data.join("s1.quiet.txt");
+    std::fs::rename(layout.data.join("chunks/s1/quiet.txt"), &moved).unwrap();
+    let (code, err) = layout.make();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("its source s1 is being made by another run, skipped"),
+        "{err}"
+    );
+    assert!(!layout.data.join("chunks/s1+6").exists(), "{err}");
+    let quiet = layout.campaign(&["quiet", "s1+6"]);
+    assert_eq!(quiet.0, Some(1), "{}", quiet.1);
+    assert!(quiet.1.contains("its source is being made"), "{}", quiet.1);
+    std::fs::rename(&moved, layout.data.join("chunks/s1/quiet.txt")).unwrap();
+    std::fs::remove_dir(layout.data.join("locks/s1")).unwrap();
+
+    layout.set_row(&format!("{}\t{}", PASS_NEW.len(), "0".repeat(64)));
     let (code, err) = layout.make();
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("its recipe says 3,"), "{err}");

@@ -11,7 +11,9 @@
 # With GAMES, the file must hold that many games: a match runner that stopped early would shift
 # the game number of every position after it, so a short file is an error, not a smaller chunk.
 #
-# Environment: SKIP=8 (plies left out at the start of every game), PYTHON=python3.
+# Environment: POSITIONS_PYTHON=python3 (the Python that runs extract.py: one with python-chess).
+# The plies left out at the start of every game are not a setting: the campaign's checksums
+# depend on them.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 TUNE="${1:?the tuner binary (tune)}"; PGN="${2:?games (PGN)}"
@@ -21,5 +23,6 @@ if [ -n "$GAMES" ]; then
   n="$(grep -c '^\[Result ' "$PGN" || true)"
   [ "$n" = "$GAMES" ] || { echo "positions: $PGN holds $n games, not $GAMES" >&2; exit 1; }
 fi
-"${PYTHON:-python3}" "$HERE/extract.py" "$PGN" "$POSITIONS" --skip "${SKIP:-8}"
+SKIP=8
+"${POSITIONS_PYTHON:-python3}" "$HERE/extract.py" "$PGN" "$POSITIONS" --skip "$SKIP"
 "$TUNE" quiet "$POSITIONS" "$QUIET" --children "$CHILDREN" --seed "$SEED"

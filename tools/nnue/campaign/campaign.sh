@@ -18,7 +18,7 @@
 #
 # `make` skips a chunk whose file is on disk with the checksum of its row. A
 # row whose checksum is `-` is new: it is made, and its position count and
-# checksum are written into chunks.tsv (commit that file). A chunk made again
+# checksum are written into its row (commit the recipe file). A chunk made again
 # that does not match its row stops the run with status 1. Two `make` runs
 # (one per core) may share DATA_DIR: each chunk is locked while it is made.
 #
@@ -205,20 +205,30 @@ make_relabelled() {
 new_positions() {
   awk -F';' '
     function key(fen,   f) { split(fen, f, " "); return f[1] " " f[2] " " f[3] " " f[4] }
-    NR == FNR { seen[key($1)] = 1; next }
+    FILENAME == ARGV[1] { seen[key($1)] = 1; next }
     !(key($1) in seen)' "$1" "$2"
 }
 
+# Whether pass $1's source is a chunk of chunks.tsv (dies if not) and is on disk, complete, with
+# the checksum of its row: made first where missing, false where another run is making it.
+pass_source_ready() {
+  local source
+  source="$(row "$HERE/passes.tsv" "$1" | cut -f2)"
+  [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $1: its source '$source' is not a chunk of chunks.tsv"
+  make_chunk "$source"
+  intact "$(chunk_file "$source")" "$(recorded_sum "$source")"
+}
+
 # The quiet positions of a pass, given its row, into its directory (emptied first): the game
-# positions of its source chunk (made first if missing) through the engine's `tune quiet` with the
-# row's neighbours and seed, less the positions the source holds. The caller holds the pass's lock.
+# positions of its source chunk through the engine's `tune quiet` with the row's neighbours and
+# seed, less the positions the source holds. The caller has made the source (pass_source_ready)
+# and holds the pass's lock.
 pass_quiet() {
   local id source children seed engine src c
   IFS=$'\t' read -r id source children seed engine _ <<<"$1"
-  [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
   src="$D/chunks/$source"
   [ -e "$src/positions.txt" ] && [ -e "$src/quiet.txt" ] ||
-    die "chunk $id: no game positions of its source in $src (remove it and make $source again)"
+    die "chunk $id: no game positions of its source in $src (remove $src and make $source again)"
   build "$engine"
   c="$D/chunks/$id"
   rm -rf "$c"; mkdir -p "$c"
@@ -238,7 +248,7 @@ make_pass() {
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
-  make_chunk "$source"
+  pass_source_ready "$id" || { stamp "chunk $id: its source $source is being made by another run, skipped"; return 0; }
   lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
   trap unlock RETURN
   stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed), labelled by $engine's search at $label_nodes nodes"
@@ -315,7 +325,8 @@ case "$CMD" in
     id="${1:?pass id, as passes.tsv names it}"
     r="$(row "$HERE/passes.tsv" "$id")"
     [ -n "$r" ] || die "no pass '$id' in passes.tsv"
-    make_chunk "$(cut -f2 <<<"$r")"
+    ! intact "$(chunk_file "$id")" "$(recorded_sum "$id")" || die "chunk $id: already made, on disk with its checksum"
+    pass_source_ready "$id" || die "chunk $id: its source is being made by another run"
     lock "$id" || die "chunk $id: being made by another run"
     pass_quiet "$r"
     unlock

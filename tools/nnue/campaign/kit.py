@@ -14,13 +14,13 @@ made again here cheaply, small enough for a narrow link:
                                in DATA by `campaign.sh DATA build`) into KIT: the engine, label.py
                                and this script, compressed; for a relabelled chunk the quiet
                                positions of its source; for a pass its quiet positions, made
-                               here first (`campaign.sh DATA quiet ID`); for a chunk to play its openings (drawn here from its
-                               seed, as gen_games.sh would), the engine's tuner, gen_games.sh,
-                               positions.sh and extract.py, the match runner (FASTCHESS; it must
-                               run there: build it static, as `make build=release` does
-                               fastchess) and the python-chess that extract.py imports (the one
-                               installed here). The kit's manifest carries each chunk's row as
-                               it stands in its recipe file
+                               here first (`campaign.sh DATA quiet ID`); for a chunk to play
+                               its openings (drawn here from its seed, as gen_games.sh would),
+                               the engine's tuner, gen_games.sh, positions.sh and extract.py,
+                               the match runner (FASTCHESS; it must run there: build it static,
+                               as `make build=release` does fastchess) and the python-chess
+                               that extract.py imports (the one installed here). The kit's
+                               manifest carries each chunk's row as it stands in its recipe file
   kit.py run KIT OUT [--seconds S] [--parts N] [--jobs J]
                                on the machine: J pieces at once (default: one a core), stopping
                                at S seconds, chunk after chunk in the kit's order: a chunk to
@@ -189,7 +189,8 @@ def pack(a):
                 os.remove(epd)
             else:
                 if c.recipe == PASSES:
-                    # Made here (a few seconds), kept here for unpack to check the labels against.
+                    # Made here (seconds, once its source is here), and kept here for unpack to
+                    # check the labels against.
                     subprocess.run(["bash", os.path.join(HERE, "campaign.sh"), a.data, "quiet",
                                     c.id], check=True)
                 quiet = os.path.join(a.data, "chunks", c.quiet_of, "quiet.txt")
@@ -306,7 +307,7 @@ def run(a):
     engine = os.path.join(work, "chess960")
     unxz_file(os.path.join(kit, "engine.xz"), engine, 0o755)
     chunks = [Chunk.from_manifest(l) for l in open(os.path.join(kit, MANIFEST)) if l.strip()]
-    env = dict(os.environ, PYTHON=sys.executable)
+    env = dict(os.environ, POSITIONS_PYTHON=sys.executable)
     if any(c.played for c in chunks):
         for name in ["tune", "fastchess"]:
             unxz_file(os.path.join(kit, f"{name}.xz"), os.path.join(work, name), 0o755)
@@ -447,7 +448,7 @@ def unpack_one(a, tar, members, c):
                                os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"),
                                c.children, c.seed, c.games], stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True,
-                              env=dict(os.environ, PYTHON=sys.executable))
+                              env=dict(os.environ, POSITIONS_PYTHON=sys.executable))
         if made.returncode != 0:
             last = (made.stderr.strip().splitlines() or ["no message"])[-1]
             return f"its positions could not be made from its games: {last}"
