@@ -176,18 +176,22 @@ settle() {
   fi
 }
 
-# A chunk of relabels.tsv, given its row: the quiet positions of its source chunk (made first if
-# missing), labelled by its engine's search.
+# A chunk of relabels.tsv, given its row: the quiet positions of its source (a chunk of chunks.tsv
+# or a pass; made first if missing), labelled by its engine's search.
 make_relabelled() {
   local id source engine label_nodes positions sum c file quiet
   IFS=$'\t' read -r id source engine label_nodes positions sum <<<"$1"
-  [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
+  [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || [ -n "$(row "$HERE/passes.tsv" "$source")" ] ||
+    die "chunk $id: its source '$source' is not a chunk of chunks.tsv or passes.tsv"
   file="$D/chunks/$id/labelled.txt"
   if intact "$file" "$sum"; then
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
   make_chunk "$source"
+  # A source another run is still making is waited for, not read half made.
+  intact "$(chunk_file "$source")" "$(recorded_sum "$source")" ||
+    { stamp "chunk $id: its source $source is being made by another run, skipped"; return 0; }
   quiet="$D/chunks/$source/quiet.txt"
   [ -e "$quiet" ] || die "chunk $id: no quiet positions in its source $source"
   c="$D/chunks/$id"
