@@ -610,6 +610,19 @@ fn a_relabelled_chunk_is_made_recorded_and_checked() {
         !layout.data.join("locks/s1@e").exists(),
         "a run that stops on an error leaves no lock behind"
     );
+
+    // While another run holds the source's lock and its file is not yet there, the relabelled
+    // chunk waits for it.
+    std::fs::create_dir_all(layout.data.join("locks/s1")).unwrap();
+    std::fs::remove_file(layout.data.join("chunks/s1/quiet.txt")).unwrap();
+    let out = layout.make();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("its source s1 is being made by another run, skipped"),
+        "{err}"
+    );
+    assert!(!layout.data.join("chunks/s1@e").exists(), "{err}");
 }
 
 /// `python3 kit.py ARGS` in a copied layout whose campaign directory is `here`, with `FASTCHESS`
