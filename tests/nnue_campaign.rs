@@ -613,6 +613,7 @@ fn a_relabelled_chunk_is_made_recorded_and_checked() {
 
     // While another run holds the source's lock and its file is not yet there, the relabelled
     // chunk waits for it.
+    layout.remove_made();
     std::fs::create_dir_all(layout.data.join("locks/s1")).unwrap();
     std::fs::remove_file(layout.data.join("chunks/s1/quiet.txt")).unwrap();
     let out = layout.make();
