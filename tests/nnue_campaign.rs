@@ -159,6 +159,22 @@ fn every_engine_names_what_builds_it() {
     );
 }
 
+/// The two fields every recipe row ends with (chunks.tsv, relabels.tsv, passes.tsv): a position
+/// count above zero and a SHA-256 in hex.
+fn assert_count_and_checksum(id: &str, row: &[String]) {
+    let [.., positions, sum] = row else {
+        panic!("{id}: no count and checksum: {row:?}");
+    };
+    assert!(
+        positions.parse::<u64>().is_ok_and(|n| n > 0),
+        "{id}: positions"
+    );
+    assert!(
+        sum.len() == 64 && sum.chars().all(|c| c.is_ascii_hexdigit()),
+        "{id}: sha256"
+    );
+}
+
 #[test]
 fn every_chunk_has_a_complete_recipe_and_a_checksum() {
     let engines = names("lineage.tsv");
@@ -189,14 +205,7 @@ fn every_chunk_has_a_complete_recipe_and_a_checksum() {
         }
         let share: f64 = r[6].parse().expect("DFRC share");
         assert!((0.0..=1.0).contains(&share));
-        assert!(
-            r[9].parse::<u64>().is_ok_and(|n| n > 0),
-            "chunk {id}: positions"
-        );
-        assert!(
-            r[10].len() == 64 && r[10].chars().all(|c| c.is_ascii_hexdigit()),
-            "chunk {id}: sha256"
-        );
+        assert_count_and_checksum(&format!("chunk {id}"), &r);
     }
 }
 
@@ -336,11 +345,7 @@ fn every_relabelled_chunk_names_its_source_and_engine() {
             r[3].parse::<u64>().is_ok_and(|n| n > 0),
             "{id}: label nodes"
         );
-        assert!(r[4].parse::<u64>().is_ok_and(|n| n > 0), "{id}: positions");
-        assert!(
-            r[5].len() == 64 && r[5].chars().all(|c| c.is_ascii_hexdigit()),
-            "{id}: sha256"
-        );
+        assert_count_and_checksum(id, &r);
     }
 }
 
@@ -374,11 +379,7 @@ fn every_pass_names_its_source_engine_and_seed() {
             r[5].parse::<u64>().is_ok_and(|n| n > 0),
             "{id}: label nodes"
         );
-        assert!(r[6].parse::<u64>().is_ok_and(|n| n > 0), "{id}: positions");
-        assert!(
-            r[7].len() == 64 && r[7].chars().all(|c| c.is_ascii_hexdigit()),
-            "{id}: sha256"
-        );
+        assert_count_and_checksum(id, &r);
     }
 }
 
@@ -450,6 +451,23 @@ fn stand_in_engine(here: &Path, data: &Path) -> PathBuf {
     engine
 }
 
+/// Source chunk `s1` of a copied layout whose campaign directory is `here`: `games` games by
+/// engine `e` and no labels, so its file is its quiet positions `quiet`, on disk in `data` with
+/// its row of chunks.tsv (count and checksum recorded).
+fn source_chunk(here: &Path, data: &Path, games: usize, quiet: &str) {
+    std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
+    std::fs::write(data.join("chunks/s1/quiet.txt"), quiet).unwrap();
+    std::fs::write(
+        here.join("chunks.tsv"),
+        format!(
+            "{CHUNKS_HEADER}s1\te\t1\t{games}\t100\t0\t0\t0\t0\t{}\t{}\n",
+            quiet.lines().count(),
+            sha256_hex(quiet.as_bytes())
+        ),
+    )
+    .unwrap();
+}
+
 /// A stand-in tuner at `path` whose `quiet IN OUT ...` keeps every position (a copy), for the
 /// tests of the steps around `tune quiet` (the same program here and on any other machine). It
 /// writes each call's arguments after the first two files, one line a call, to `path.args`.
@@ -490,17 +508,7 @@ impl Layout {
 
         let quiet: String = quiet_lines.iter().map(|l| format!("{l}\n")).collect();
         let data = dir.join("data");
-        std::fs::create_dir_all(data.join("chunks/s1")).unwrap();
-        std::fs::write(data.join("chunks/s1/quiet.txt"), &quiet).unwrap();
-        let n = quiet_lines.len();
-        std::fs::write(
-            here.join("chunks.tsv"),
-            format!(
-                "{CHUNKS_HEADER}s1\te\t1\t{n}\t100\t0\t0\t0\t0\t{n}\t{}\n",
-                sha256_hex(quiet.as_bytes())
-            ),
-        )
-        .unwrap();
+        source_chunk(&here, &data, quiet_lines.len(), &quiet);
         let relabels = here.join("relabels.tsv");
         std::fs::write(
             &relabels,
@@ -940,20 +948,10 @@ impl PassLayout {
             PASS_POSITIONS[0].to_owned(),
             PASS_POSITIONS[1].replace(" 0 1;", " 3 9;"),
         ]);
-        let source = data.join("chunks/s1");
-        std::fs::create_dir_all(&source).unwrap();
+        source_chunk(&here, &data, PASS_POSITIONS.len(), &quiet);
         std::fs::write(
-            source.join("positions.txt"),
+            data.join("chunks/s1/positions.txt"),
             lines(&PASS_POSITIONS.map(str::to_owned)),
-        )
-        .unwrap();
-        std::fs::write(source.join("quiet.txt"), &quiet).unwrap();
-        std::fs::write(
-            here.join("chunks.tsv"),
-            format!(
-                "{CHUNKS_HEADER}s1\te\t1\t5\t100\t0\t0\t0\t0\t2\t{}\n",
-                sha256_hex(quiet.as_bytes())
-            ),
         )
         .unwrap();
         std::fs::write(here.join("relabels.tsv"), RELABEL_HEADER).unwrap();

@@ -188,9 +188,7 @@ make_relabelled() {
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
-  make_chunk "$source"
-  # A source another run is still making is waited for, not read half made.
-  intact "$(chunk_file "$source")" "$(recorded_sum "$source")" ||
+  source_ready "$source" ||
     { stamp "chunk $id: its source $source is being made by another run, skipped"; return 0; }
   quiet="$D/chunks/$source/quiet.txt"
   [ -e "$quiet" ] || die "chunk $id: no quiet positions in its source $source"
@@ -213,14 +211,20 @@ new_positions() {
     !(key($1) in seen)' "$1" "$2"
 }
 
-# Whether pass $1's source is a chunk of chunks.tsv (dies if not) and is on disk, complete, with
-# the checksum of its row: made first where missing, false where another run is making it.
+# Whether chunk $1, the source of another, is on disk, complete, with the checksum of its row:
+# made first where missing, false where another run is still making it (so that a chunk made from
+# it waits instead of reading it half made).
+source_ready() {
+  make_chunk "$1"
+  intact "$(chunk_file "$1")" "$(recorded_sum "$1")"
+}
+
+# Whether pass $1's source is a chunk of chunks.tsv (dies if not) and ready (source_ready).
 pass_source_ready() {
   local source
   source="$(row "$HERE/passes.tsv" "$1" | cut -f2)"
   [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $1: its source '$source' is not a chunk of chunks.tsv"
-  make_chunk "$source"
-  intact "$(chunk_file "$source")" "$(recorded_sum "$source")"
+  source_ready "$source"
 }
 
 # The quiet positions of a pass, given its row, into its directory (emptied first): the game
@@ -263,6 +267,9 @@ make_pass() {
 
 RECIPES=("$HERE/chunks.tsv" "$HERE/relabels.tsv" "$HERE/passes.tsv")
 ids() { for f in "${RECIPES[@]}"; do [ ! -e "$f" ] || awk -F'\t' '$0 !~ /^#/ && NF {print $1}' "$f"; done; }
+
+# The recipe file that has a row for chunk $1 (none if no file has).
+recipe_of() { local f; for f in "${RECIPES[@]}"; do [ -z "$(row "$f" "$1")" ] || echo "$f"; done; }
 
 # The recorded checksum of chunk $1 (the last field of its row).
 recorded_sum() { for f in "${RECIPES[@]}"; do row "$f" "$1"; done | awk -F'\t' '{print $NF}'; }
@@ -337,18 +344,10 @@ case "$CMD" in
     ;;
   settle)
     id="${1:?chunk id, as chunks.tsv, relabels.tsv or passes.tsv names it}"
-    if r="$(row "$HERE/relabels.tsv" "$id")" && [ -n "$r" ]; then
-      recipe="$HERE/relabels.tsv"
-      IFS=$'\t' read -r _ _ _ _ positions sum <<<"$r"
-    elif r="$(row "$HERE/passes.tsv" "$id")" && [ -n "$r" ]; then
-      recipe="$HERE/passes.tsv"
-      IFS=$'\t' read -r _ _ _ _ _ _ positions sum <<<"$r"
-    elif r="$(row "$HERE/chunks.tsv" "$id")" && [ -n "$r" ]; then
-      recipe="$HERE/chunks.tsv"
-      IFS=$'\t' read -r _ _ _ _ _ _ _ _ _ positions sum <<<"$r"
-    else
-      die "no chunk '$id' in chunks.tsv, relabels.tsv or passes.tsv"
-    fi
+    recipe="$(recipe_of "$id")"
+    [ -n "$recipe" ] || die "no chunk '$id' in chunks.tsv, relabels.tsv or passes.tsv"
+    # Every recipe file ends its rows with the count and the checksum.
+    read -r positions sum < <(row "$recipe" "$id" | awk -F'\t' '{print $(NF - 1), $NF}')
     file="$(chunk_file "$id")"
     [ -e "$file" ] || die "chunk $id: no file $file"
     mkdir -p "$D/locks"

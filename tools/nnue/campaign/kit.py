@@ -435,7 +435,8 @@ def unpack_one(a, tar, members, c):
         n = games.count(b"\n[Result ") + games.startswith(b"[Result ")
         if n != int(c.games):
             return f"{n} games, its row says {c.games}"
-        # Its positions made again here, as `campaign.sh make` makes them.
+        # Its positions made again here, as `campaign.sh make` makes them (the games counted
+        # above, before anything on disk was touched).
         subprocess.run(["bash", os.path.join(HERE, "campaign.sh"), a.data, "build", c.engine],
                        check=True)
         shutil.rmtree(d, ignore_errors=True)
@@ -446,7 +447,7 @@ def unpack_one(a, tar, members, c):
         made = subprocess.run(["bash", os.path.join(TUNE, "positions.sh"),
                                os.path.join(a.data, "engines", c.engine, "tune"), pgn,
                                os.path.join(d, "positions.txt"), os.path.join(d, "quiet.txt"),
-                               c.children, c.seed, c.games], stdout=subprocess.DEVNULL,
+                               c.children, c.seed], stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True,
                               env=dict(os.environ, POSITIONS_PYTHON=sys.executable))
         if made.returncode != 0:
