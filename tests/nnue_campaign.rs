@@ -727,6 +727,28 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
     // One run of campaign.sh on the recorded row makes the same file.
     layout.assert_made_again();
 
+    // `run --only`: a chunk the kit does not hold is refused by name; one it holds is run alone.
+    let (kit_dir, again) = (layout.dir.join("kit"), layout.dir.join("again"));
+    let run_only = |id: &str| {
+        kit(&[
+            "run".as_ref(),
+            kit_dir.as_os_str(),
+            again.as_os_str(),
+            "--jobs".as_ref(),
+            "2".as_ref(),
+            "--only".as_ref(),
+            id.as_ref(),
+        ])
+    };
+    let (code, text) = run_only("s9@e");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("not in") && text.contains("s9@e"), "{text}");
+    assert!(text.contains("it holds s1@e"), "{text}");
+    assert!(!again.join("labels.tar").exists(), "{text}");
+    let (code, text) = run_only("s1@e");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("1 of 1 chunks finished"), "{text}");
+
     // A row with another checksum: unpack fails and says so.
     layout.set_row(6, &"0".repeat(64));
     let (code, text) = kit(&["unpack".as_ref(), data, tar.as_os_str()]);

@@ -21,7 +21,7 @@ made again here cheaply, small enough for a narrow link:
                                as `make build=release` does fastchess) and the python-chess
                                that extract.py imports (the one installed here). The kit's
                                manifest carries each chunk's row as it stands in its recipe file
-  kit.py run KIT OUT [--seconds S] [--parts N] [--jobs J]
+  kit.py run KIT OUT [--seconds S] [--parts N] [--jobs J] [--only ID...]
                                on the machine: J pieces at once (default: one a core), stopping
                                at S seconds, chunk after chunk in the kit's order: a chunk to
                                play in N slices of games, then its positions (positions.sh, as
@@ -29,7 +29,8 @@ made again here cheaply, small enough for a narrow link:
                                Each chunk whose pieces all finished goes into OUT/labels.tar:
                                its labels (one token a quiet line: the label, or x where the
                                search found a mate and label.py drops it) and, for a played
-                               chunk, its games
+                               chunk, its games. --only: just these chunks of the kit (a
+                               second call on a machine still warm, for what the first left)
   kit.py unpack DATA TAR       back here: a played chunk's positions made again from its games
                                (positions.sh with the engine's tuner), then each chunk's file
                                from its quiet positions and the tokens, then `campaign.sh DATA
@@ -307,6 +308,14 @@ def run(a):
     engine = os.path.join(work, "chess960")
     unxz_file(os.path.join(kit, "engine.xz"), engine, 0o755)
     chunks = [Chunk.from_manifest(l) for l in open(os.path.join(kit, MANIFEST)) if l.strip()]
+    if a.only:
+        # A later call on a machine still warm: the chunks a first call did not finish, without
+        # a new kit (packing and carrying it again would cost more than the labels).
+        unknown = [cid for cid in a.only if cid not in {c.id for c in chunks}]
+        if unknown:
+            die(f"not in {a.kit}: {' '.join(unknown)} (it holds "
+                f"{' '.join(c.id for c in chunks)})", 2)
+        chunks = [c for c in chunks if c.id in a.only]
     env = dict(os.environ, POSITIONS_PYTHON=sys.executable)
     if any(c.played for c in chunks):
         for name in ["tune", "fastchess"]:
@@ -532,6 +541,7 @@ def main():
     r.add_argument("--seconds", type=float, default=540)
     r.add_argument("--parts", type=int, default=4)
     r.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    r.add_argument("--only", nargs="+", metavar="ID", help="just these of the kit's chunks")
     u = sub.add_parser("unpack")
     u.add_argument("data")
     u.add_argument("tar")
