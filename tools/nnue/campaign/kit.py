@@ -311,10 +311,10 @@ def run(a):
     if a.only:
         # A later call on a machine still warm: the chunks a first call did not finish, without
         # a new kit (packing and carrying it again would cost more than the labels).
-        unknown = [cid for cid in a.only if cid not in {c.id for c in chunks}]
+        held = [c.id for c in chunks]
+        unknown = [cid for cid in a.only if cid not in held]
         if unknown:
-            die(f"not in {a.kit}: {' '.join(unknown)} (it holds "
-                f"{' '.join(c.id for c in chunks)})", 2)
+            die(f"not in {a.kit}: {' '.join(unknown)} (it holds {' '.join(held)})", 2)
         chunks = [c for c in chunks if c.id in a.only]
     env = dict(os.environ, POSITIONS_PYTHON=sys.executable)
     if any(c.played for c in chunks):
