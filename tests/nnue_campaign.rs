@@ -124,8 +124,9 @@ fn the_root_has_no_fitted_weight_and_a_silent_network() {
             .into_position(CastlingMode::Chess960)
             .unwrap();
         let acc = net.refresh(pos.board());
-        assert_eq!(net.evaluate(&acc, Color::White), 0);
-        assert_eq!(net.evaluate(&acc, Color::Black), 0);
+        let pieces = pos.board().occupied().count();
+        assert_eq!(net.evaluate(&acc, Color::White, pieces), 0);
+        assert_eq!(net.evaluate(&acc, Color::Black, pieces), 0);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

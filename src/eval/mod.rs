@@ -6,8 +6,10 @@
 //!   that matter in Chess960, linear in fitted weights (its parameters are
 //!   declared once, in [`handmade::params`]);
 //! * [`nnue`]: a small (768->N)x2->1 network (weights in `net.bin`, whose
-//!   header sets N: 128 in the committed file) trained as a correction to the hand-made score, its first layer
-//!   updated incrementally as moves are made.
+//!   header sets N, 128 in the committed file, and the number of output
+//!   buckets chosen by the piece count, 1 in the committed file) trained as
+//!   a correction to the hand-made score, its first layer updated
+//!   incrementally as moves are made.
 //!
 //! What the search uses is their sum, written once here (`total`) and
 //! reached two ways: [`evaluate`] from scratch (the `eval` command, tools,
@@ -32,7 +34,7 @@ pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 /// The evaluation the search uses: the network's output, plus the
 /// hand-made evaluation when the network was trained as a correction to it.
 fn total(net: &Network, acc: &Accumulator, pos: &Chess) -> i32 {
-    let own = net.evaluate(acc, pos.turn());
+    let own = net.evaluate(acc, pos.turn(), pos.board().occupied().count());
     if net.residual() {
         own + handmade::evaluate(pos)
     } else {

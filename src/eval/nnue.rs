@@ -18,6 +18,11 @@
 //! * The side to move's accumulator, then the other, each through a
 //!   squared clipped ReLU (`clamp(x, 0, 1)^2`), into one linear output,
 //!   which times [`SCALE`] is centipawns for the side to move.
+//! * The output layer may come in [`BUCKETS`] copies ("output buckets"),
+//!   one chosen by the number of pieces on the board ([`bucket`]): the
+//!   first layer is shared, and each stage of the game (a full board, a
+//!   middlegame, an ending) weighs its neurons its own way. One bucket is
+//!   the plain network.
 //!
 //! First-layer weights and biases are stored as `i16` scaled by [`QA`] (the
 //! trainer clips them so that a full board cannot overflow); the output
@@ -38,10 +43,23 @@ pub const SCALE: f32 = 400.0;
 /// The trainer keeps first-layer weights and biases within this bound, so
 /// that 32 pieces plus the bias stay inside `i16` after quantisation.
 pub const CLIP: f32 = 1.98;
-/// First bytes of a network file: format name and version.
+/// First bytes of a network file with one output layer: format name and
+/// version.
 pub const MAGIC: &[u8; 8] = b"C960NN02";
-/// Bytes before the weights: the magic, the hidden size and the kind.
+/// First bytes of a network file with output buckets. Why a second
+/// version rather than a new one for all: every one-bucket file written
+/// before buckets existed keeps its bytes, and a one-bucket network is
+/// still written in that form.
+pub const MAGIC_BUCKETS: &[u8; 8] = b"C960NN03";
+/// Bytes before the weights of a [`MAGIC`] file: the magic, the hidden
+/// size and the kind.
 const HEADER: usize = 16;
+/// Bytes before the weights of a [`MAGIC_BUCKETS`] file: [`HEADER`], then
+/// the number of output buckets.
+const HEADER_BUCKETS: usize = 20;
+/// The most output buckets a network may have (one per piece count from 2
+/// to 32 would be 31; more than 16 leaves too few positions per bucket).
+pub const MAX_BUCKETS: usize = 16;
 /// The evaluation loops take the hidden neurons eight at a time, so a
 /// network's width is a multiple of this.
 pub const LANES: usize = 8;
@@ -62,27 +80,82 @@ pub const HIDDEN: usize = {
     u32::from_le_bytes([NET_BYTES[8], NET_BYTES[9], NET_BYTES[10], NET_BYTES[11]]) as usize
 };
 
-/// Size of a network file of `hidden` neurons: the header, per neuron a
-/// first-layer column of [`INPUTS`] weights and a bias (`i16`) and two
-/// output weights (`f32`), then the output bias.
-pub const fn file_size(hidden: usize) -> usize {
-    HEADER + hidden * (2 * (INPUTS + 1) + 4 * 2) + 4
+/// True if `bytes` start with `magic`.
+const fn starts_with(bytes: &[u8], magic: &[u8; 8]) -> bool {
+    if bytes.len() < magic.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < magic.len() {
+        if bytes[i] != magic[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
-/// Size of a network file for [`HIDDEN`] neurons.
-pub const FILE_SIZE: usize = file_size(HIDDEN);
+/// Output buckets of the compiled network: the number its header states
+/// (1 for a [`MAGIC`] file), read while compiling like [`HIDDEN`].
+pub const BUCKETS: usize = if starts_with(NET_BYTES, MAGIC_BUCKETS) {
+    assert!(
+        NET_BYTES.len() >= HEADER_BUCKETS,
+        "src/eval/net.bin is too short"
+    );
+    u32::from_le_bytes([NET_BYTES[16], NET_BYTES[17], NET_BYTES[18], NET_BYTES[19]]) as usize
+} else {
+    1
+};
+
+/// Bytes before the weights of a file of `buckets` output buckets.
+const fn header_size(buckets: usize) -> usize {
+    if buckets == 1 {
+        HEADER
+    } else {
+        HEADER_BUCKETS
+    }
+}
+
+/// Size of a network file of `hidden` neurons and `buckets` output
+/// buckets: the header, per neuron a first-layer column of [`INPUTS`]
+/// weights and a bias (`i16`), then per bucket two output weights a
+/// neuron and a bias (`f32`).
+pub const fn file_size(hidden: usize, buckets: usize) -> usize {
+    header_size(buckets) + hidden * 2 * (INPUTS + 1) + buckets * (4 * 2 * hidden + 4)
+}
+
+/// Size of a network file for [`HIDDEN`] neurons and [`BUCKETS`] buckets.
+pub const FILE_SIZE: usize = file_size(HIDDEN, BUCKETS);
+
+/// The output bucket of a position with `pieces` pieces (kings included)
+/// in a network of `buckets` buckets: the piece counts 2..=32 cut into
+/// `buckets` ranges of (nearly) equal length, so that 8 buckets take four
+/// counts each (2-5, 6-9, ..., 30-32). One function for the trainer and
+/// the engine, so the two cannot disagree.
+#[inline(always)]
+pub const fn bucket(pieces: usize, buckets: usize) -> usize {
+    let b = pieces.saturating_sub(2) * buckets / 31;
+    if b < buckets {
+        b
+    } else {
+        buckets - 1
+    }
+}
 
 // The file must be a network of the format this binary reads, with a
 // width the evaluation loops take.
 const _: () = {
-    let mut i = 0;
-    while i < MAGIC.len() {
-        assert!(NET_BYTES[i] == MAGIC[i], "src/eval/net.bin: bad magic");
-        i += 1;
-    }
+    assert!(
+        starts_with(NET_BYTES, MAGIC) || starts_with(NET_BYTES, MAGIC_BUCKETS),
+        "src/eval/net.bin: bad magic"
+    );
     assert!(
         HIDDEN > 0 && HIDDEN.is_multiple_of(LANES),
         "src/eval/net.bin: the hidden size must be a positive multiple of 8"
+    );
+    assert!(
+        BUCKETS >= 1 && BUCKETS <= MAX_BUCKETS,
+        "src/eval/net.bin: the number of output buckets must be from 1 to 16"
     );
     assert!(
         NET_BYTES.len() == FILE_SIZE,
@@ -95,9 +168,10 @@ pub struct Network {
     /// First-layer rows, one per input feature.
     ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     ft_bias: [i16; HIDDEN],
-    /// Output weights: the side to move's half first.
-    out_weights: [f32; 2 * HIDDEN],
-    out_bias: f32,
+    /// Output weights per bucket: the side to move's half first.
+    out_weights: [[f32; 2 * HIDDEN]; BUCKETS],
+    /// Output bias per bucket.
+    out_bias: [f32; BUCKETS],
     /// The network was trained as a correction to the hand-made
     /// evaluation, which the caller must add (see [`Network::residual`]).
     residual: bool,
@@ -163,6 +237,12 @@ pub enum NetError {
     /// Built for another hidden-layer size.
     #[error("network has {0} hidden neurons, this binary expects {HIDDEN}")]
     Hidden(u32),
+    /// A number of output buckets no network can have.
+    #[error("network has {0} output buckets; the number must be from 1 to {MAX_BUCKETS}")]
+    Buckets(u32),
+    /// Built for another number of output buckets.
+    #[error("network has {0} output buckets, this binary expects {BUCKETS}")]
+    OtherBuckets(u32),
     /// Neither standalone (0) nor a correction to the hand-made eval (1).
     #[error("unknown network kind {0}")]
     Kind(u32),
@@ -180,24 +260,29 @@ pub enum NetError {
 /// writes. [`Network`] is the same weights at the compiled width, laid
 /// out for the search.
 ///
-/// The format: magic, hidden size (u32), kind (u32: 1 if residual),
-/// first-layer rows (one per input feature, `hidden` weights each) and
-/// bias (i16), output weights (the side to move's half first) and bias
-/// (f32), all little-endian.
+/// The format: magic ([`MAGIC`] for one output bucket, else
+/// [`MAGIC_BUCKETS`]), hidden size (u32), kind (u32: 1 if residual), the
+/// number of buckets (u32, only after [`MAGIC_BUCKETS`]), first-layer rows
+/// (one per input feature, `hidden` weights each) and bias (i16), then
+/// per bucket its output weights (the side to move's half first), then
+/// the buckets' output biases (f32), all little-endian. With one bucket
+/// this is the layout of every file written before buckets existed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetFile {
     /// Hidden neurons per accumulator.
     pub hidden: usize,
     /// A correction to the hand-made evaluation (see [`Network::residual`]).
     pub residual: bool,
+    /// Output buckets ([`bucket`]).
+    pub buckets: usize,
     /// First-layer rows, flattened: `INPUTS * hidden`.
     pub ft_weights: Vec<i16>,
     /// First-layer bias: `hidden`.
     pub ft_bias: Vec<i16>,
-    /// Output weights: `2 * hidden`.
+    /// Output weights, bucket after bucket: `buckets * 2 * hidden`.
     pub out_weights: Vec<f32>,
-    /// Output bias.
-    pub out_bias: f32,
+    /// Output biases: `buckets`.
+    pub out_bias: Vec<f32>,
 }
 
 impl NetFile {
@@ -213,8 +298,15 @@ impl NetFile {
                 expected: HEADER,
             });
         }
-        if &bytes[..8] != MAGIC {
+        let bucketed = starts_with(bytes, MAGIC_BUCKETS);
+        if !bucketed && !starts_with(bytes, MAGIC) {
             return Err(NetError::Magic);
+        }
+        if bucketed && bytes.len() < HEADER_BUCKETS {
+            return Err(NetError::Size {
+                got: bytes.len(),
+                expected: HEADER_BUCKETS,
+            });
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
@@ -224,7 +316,18 @@ impl NetFile {
         if hidden == 0 || !hidden.is_multiple_of(LANES) {
             return Err(NetError::Width(width));
         }
-        let expected = file_size(hidden);
+        let buckets = if bucketed {
+            // A bucketed file states a number other than 1: one bucket is
+            // written in the older form, so each network has one file.
+            let n = word(16);
+            if !(2..=MAX_BUCKETS as u32).contains(&n) {
+                return Err(NetError::Buckets(n));
+            }
+            n as usize
+        } else {
+            1
+        };
+        let expected = file_size(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetError::Size {
                 got: bytes.len(),
@@ -238,9 +341,9 @@ impl NetFile {
         };
         let mut ft_weights = vec![0i16; INPUTS * hidden];
         let mut ft_bias = vec![0i16; hidden];
-        let mut out_weights = vec![0f32; 2 * hidden];
-        let mut out_bias = [0f32; 1];
-        let mut at = HEADER;
+        let mut out_weights = vec![0f32; buckets * 2 * hidden];
+        let mut out_bias = vec![0f32; buckets];
+        let mut at = header_size(buckets);
         at += read_i16s(&bytes[at..], &mut ft_weights);
         at += read_i16s(&bytes[at..], &mut ft_bias);
         at += read_f32s(&bytes[at..], &mut out_weights);
@@ -248,38 +351,40 @@ impl NetFile {
         Ok(NetFile {
             hidden,
             residual,
+            buckets,
             ft_weights,
             ft_bias,
             out_weights,
-            out_bias: out_bias[0],
+            out_bias,
         })
     }
 
     /// The file's bytes, in the format [`NetFile::parse`] reads.
     ///
     /// # Panics
-    /// If the weight vectors do not have the lengths `hidden` gives (a
-    /// bug of the caller, not of any input).
+    /// If the weight vectors do not have the lengths `hidden` and
+    /// `buckets` give (a bug of the caller, not of any input).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let h = self.hidden;
+        let (h, b) = (self.hidden, self.buckets);
         assert!(
-            self.ft_weights.len() == INPUTS * h
+            (1..=MAX_BUCKETS).contains(&b)
+                && self.ft_weights.len() == INPUTS * h
                 && self.ft_bias.len() == h
-                && self.out_weights.len() == 2 * h,
-            "network weights of the wrong shape for {h} hidden neurons"
+                && self.out_weights.len() == b * 2 * h
+                && self.out_bias.len() == b,
+            "network weights of the wrong shape for {h} hidden neurons and {b} buckets"
         );
-        let mut out = Vec::with_capacity(file_size(h));
-        out.extend_from_slice(MAGIC);
+        let mut out = Vec::with_capacity(file_size(h, b));
+        out.extend_from_slice(if b == 1 { MAGIC } else { MAGIC_BUCKETS });
         out.extend_from_slice(&(h as u32).to_le_bytes());
         out.extend_from_slice(&u32::from(self.residual).to_le_bytes());
+        if b > 1 {
+            out.extend_from_slice(&(b as u32).to_le_bytes());
+        }
         for w in self.ft_weights.iter().chain(&self.ft_bias) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        for w in self
-            .out_weights
-            .iter()
-            .chain(std::iter::once(&self.out_bias))
-        {
+        for w in self.out_weights.iter().chain(&self.out_bias) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
@@ -288,15 +393,19 @@ impl NetFile {
 
 impl Network {
     /// Reads a network file (the format `tune nnue` writes) of this
-    /// binary's width.
+    /// binary's width and number of buckets.
     ///
     /// # Errors
     /// [`NetError`] if the file is not a network ([`NetFile::parse`]) or
-    /// has another hidden size than [`HIDDEN`].
+    /// has another hidden size than [`HIDDEN`] or another number of
+    /// buckets than [`BUCKETS`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let file = NetFile::parse(bytes)?;
         if file.hidden != HIDDEN {
             return Err(NetError::Hidden(file.hidden as u32));
+        }
+        if file.buckets != BUCKETS {
+            return Err(NetError::OtherBuckets(file.buckets as u32));
         }
         let boxed: Box<[[i16; HIDDEN]]> = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
         let Ok(mut ft_weights) = <Box<[[i16; HIDDEN]; INPUTS]>>::try_from(boxed) else {
@@ -310,13 +419,20 @@ impl Network {
         }
         let mut ft_bias = [0i16; HIDDEN];
         ft_bias.copy_from_slice(&file.ft_bias);
-        let mut out_weights = [0f32; 2 * HIDDEN];
-        out_weights.copy_from_slice(&file.out_weights);
+        let mut out_weights = [[0f32; 2 * HIDDEN]; BUCKETS];
+        for (to, from) in out_weights
+            .iter_mut()
+            .zip(file.out_weights.chunks_exact(2 * HIDDEN))
+        {
+            to.copy_from_slice(from);
+        }
+        let mut out_bias = [0f32; BUCKETS];
+        out_bias.copy_from_slice(&file.out_bias);
         Ok(Network {
             ft_weights,
             ft_bias,
             out_weights,
-            out_bias: file.out_bias,
+            out_bias,
             residual: file.residual,
         })
     }
@@ -416,15 +532,16 @@ impl Network {
     }
 
     /// Centipawns for the side to move, from `acc` (which must belong to
-    /// the position): the network's output alone, without the hand-made
-    /// evaluation a residual network adds to.
-    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
+    /// the position, of `pieces` pieces): the network's output alone,
+    /// without the hand-made evaluation a residual network adds to.
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color, pieces: usize) -> i32 {
+        let b = bucket(pieces, BUCKETS);
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { self.evaluate_avx2(acc, turn) };
+            return unsafe { self.evaluate_avx2(acc, turn, b) };
         }
-        self.evaluate_body(acc, turn)
+        self.evaluate_body(acc, turn, b)
     }
 
     /// [`Network::evaluate`] compiled for AVX2: the eight partial sums
@@ -435,12 +552,12 @@ impl Network {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn evaluate_avx2(&self, acc: &Accumulator, turn: Color) -> i32 {
-        self.evaluate_body(acc, turn)
+    unsafe fn evaluate_avx2(&self, acc: &Accumulator, turn: Color, bucket: usize) -> i32 {
+        self.evaluate_body(acc, turn, bucket)
     }
 
     #[inline(always)]
-    fn evaluate_body(&self, acc: &Accumulator, turn: Color) -> i32 {
+    fn evaluate_body(&self, acc: &Accumulator, turn: Color, bucket: usize) -> i32 {
         let (us, them) = match turn {
             Color::White => (&acc.v[0], &acc.v[1]),
             Color::Black => (&acc.v[1], &acc.v[0]),
@@ -449,7 +566,7 @@ impl Network {
         let mut sums = [0f32; 8];
         for (half, weights) in [us, them]
             .into_iter()
-            .zip(self.out_weights.chunks_exact(HIDDEN))
+            .zip(self.out_weights[bucket].chunks_exact(HIDDEN))
         {
             for (a, w) in half.chunks_exact(8).zip(weights.chunks_exact(8)) {
                 for j in 0..8 {
@@ -459,7 +576,7 @@ impl Network {
             }
         }
         let total: f32 = sums.iter().sum();
-        let out = total / (f32::from(QA) * f32::from(QA)) + self.out_bias;
+        let out = total / (f32::from(QA) * f32::from(QA)) + self.out_bias[bucket];
         ((out * SCALE) as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
@@ -521,18 +638,79 @@ mod tests {
             hidden,
             residual: true,
             ft_weights: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            buckets: 1,
             ft_bias: (0..hidden).map(|i| i as i16).collect(),
             out_weights: (0..2 * hidden).map(|i| i as f32 / 64.0).collect(),
-            out_bias: -0.25,
+            out_bias: vec![-0.25],
         };
         let bytes = file.to_bytes();
-        assert_eq!(bytes.len(), file_size(hidden));
+        assert_eq!(bytes.len(), file_size(hidden, 1));
         let back = NetFile::parse(&bytes).expect("a valid file");
         assert_eq!(back, file);
         assert_eq!(back.to_bytes(), bytes);
         let refused = Network::from_bytes(&bytes).err().expect("another width");
         assert!(matches!(refused, NetError::Hidden(h) if h as usize == hidden));
         assert!(refused.to_string().contains(&format!("expects {HIDDEN}")));
+    }
+
+    /// A file of several output buckets is written in the bucketed form,
+    /// read back to the same weights and bytes, and refused by a binary
+    /// built for another number of buckets; impossible bucket counts are
+    /// refused by name.
+    #[test]
+    fn bucketed_files_round_trip_and_are_checked() {
+        let hidden = HIDDEN;
+        let buckets = if BUCKETS == 8 { 4 } else { 8 };
+        let file = NetFile {
+            hidden,
+            residual: true,
+            buckets,
+            ft_weights: (0..INPUTS * hidden).map(|i| (i % 89) as i16 - 44).collect(),
+            ft_bias: (0..hidden).map(|i| i as i16).collect(),
+            out_weights: (0..buckets * 2 * hidden)
+                .map(|i| i as f32 / 128.0)
+                .collect(),
+            out_bias: (0..buckets).map(|b| b as f32 / 8.0).collect(),
+        };
+        let bytes = file.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC_BUCKETS);
+        assert_eq!(bytes.len(), file_size(hidden, buckets));
+        let back = NetFile::parse(&bytes).expect("a valid bucketed file");
+        assert_eq!(back, file);
+        assert_eq!(back.to_bytes(), bytes);
+        let refused = Network::from_bytes(&bytes).err().expect("other buckets");
+        assert!(matches!(refused, NetError::OtherBuckets(b) if b as usize == buckets));
+        for bad in [0u32, 1, MAX_BUCKETS as u32 + 1] {
+            let mut wrong = bytes.clone();
+            wrong[16..20].copy_from_slice(&bad.to_le_bytes());
+            let err = NetFile::parse(&wrong).expect_err("a bad bucket count");
+            assert!(
+                matches!(err, NetError::Buckets(b) if b == bad),
+                "{bad}: {err}"
+            );
+        }
+        assert!(matches!(
+            NetFile::parse(&bytes[..18]),
+            Err(NetError::Size { got: 18, .. })
+        ));
+    }
+
+    /// Buckets cut the piece counts 2..=32 into ranges in order, each
+    /// bucket used, and one bucket is the plain network.
+    #[test]
+    fn buckets_follow_the_piece_count() {
+        for buckets in 1..=MAX_BUCKETS {
+            let of: Vec<usize> = (0..=32).map(|n| bucket(n, buckets)).collect();
+            assert!(of.windows(2).all(|w| w[0] <= w[1]), "{buckets}: {of:?}");
+            assert_eq!(of[2], 0);
+            assert_eq!(of[32], buckets - 1, "{buckets}: {of:?}");
+            for b in 0..buckets {
+                assert!(of.contains(&b), "{buckets}: bucket {b} unused");
+            }
+        }
+        let eight: Vec<usize> = (2..=32).map(|n| bucket(n, 8)).collect();
+        assert_eq!(&eight[..8], &[0, 0, 0, 0, 1, 1, 1, 1]);
+        assert_eq!(&eight[28..], &[7, 7, 7]);
     }
 
     /// The compiled network survives parse and write unchanged.
@@ -575,9 +753,10 @@ mod tests {
                     net.update(&acc, pos.board(), child.board(), &mut next);
                     let fresh = net.refresh(child.board());
                     assert_eq!(next.v, fresh.v, "after {m:?}");
+                    let pieces = child.board().occupied().count();
                     assert_eq!(
-                        net.evaluate(&next, child.turn()),
-                        net.evaluate(&fresh, child.turn())
+                        net.evaluate(&next, child.turn(), pieces),
+                        net.evaluate(&fresh, child.turn(), pieces)
                     );
                     checked += 1;
                     pos = child;

@@ -16,7 +16,9 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use chess960::eval::nnue::{features, NetFile, CLIP, HIDDEN, INPUTS, LANES, QA, SCALE};
+use chess960::eval::nnue::{
+    bucket, features, NetFile, CLIP, HIDDEN, INPUTS, LANES, MAX_BUCKETS, QA, SCALE,
+};
 use chess960::notation::parse_fen;
 use clap::Args;
 use rand::seq::SliceRandom;
@@ -70,6 +72,15 @@ pub struct NnueArgs {
     /// with it as `src/eval/net.bin`.
     #[arg(long, value_parser = width)]
     hidden: Option<usize>,
+    /// Output buckets: copies of the output layer, one chosen by the
+    /// number of pieces on the board (`chess960::eval::nnue::bucket`), 1
+    /// to 16 (default: 1, or that of `--init`). A network of one bucket
+    /// given to `--init` with more buckets starts every bucket from its
+    /// output layer, so training starts from the same evaluation. An
+    /// engine plays a bucketed network once built with it as
+    /// `src/eval/net.bin`.
+    #[arg(long, value_parser = bucket_count)]
+    buckets: Option<usize>,
 }
 
 /// Positions as feature lists, ready for training.
@@ -80,6 +91,8 @@ struct Data {
     offsets: Vec<u32>,
     /// Labels for the side to move, squashed to a win expectancy.
     targets: Vec<f32>,
+    /// Pieces on the board (for the output bucket).
+    pieces: Vec<u8>,
     /// What the output is added to before the squash: the hand-made
     /// evaluation in units of SCALE for a residual network, else 0.
     bases: Vec<f32>,
@@ -102,6 +115,16 @@ fn width(text: &str) -> Result<usize, String> {
         Ok(h) if h > 0 && h.is_multiple_of(LANES) && h <= 4096 => Ok(h),
         _ => Err(format!(
             "'{text}' is not a hidden size (a multiple of {LANES} from {LANES} to 4096)"
+        )),
+    }
+}
+
+/// A number of output buckets, 1..=[`MAX_BUCKETS`].
+fn bucket_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(b) if (1..=MAX_BUCKETS).contains(&b) => Ok(b),
+        _ => Err(format!(
+            "'{text}' is not a number of output buckets (1 to {MAX_BUCKETS})"
         )),
     }
 }
@@ -131,12 +154,14 @@ fn load(
             feats: Vec::new(),
             offsets: vec![0],
             targets: Vec::new(),
+            pieces: Vec::new(),
             bases: Vec::new(),
         },
         Data {
             feats: Vec::new(),
             offsets: vec![0],
             targets: Vec::new(),
+            pieces: Vec::new(),
             bases: Vec::new(),
         },
     ];
@@ -158,6 +183,7 @@ fn load(
             set.feats.push(if white { (w, b) } else { (b, w) });
         }
         set.offsets.push(set.feats.len() as u32);
+        set.pieces.push(pos.board().occupied().count() as u8);
         let stm_cp = if white { cp } else { -cp } * label_scale;
         let mut target = sigmoid(stm_cp / SCALE);
         if result_weight > 0.0 {
@@ -192,23 +218,42 @@ fn load(
 struct Params {
     ft_w: Vec<f32>,
     ft_b: Vec<f32>,
+    /// Output weights, bucket after bucket (`2 * hidden` each).
     out_w: Vec<f32>,
-    out_b: f32,
+    /// Output bias per bucket.
+    out_b: Vec<f32>,
 }
 
 impl Params {
-    fn zeros(hidden: usize) -> Params {
+    fn zeros(hidden: usize, buckets: usize) -> Params {
         Params {
             ft_w: vec![0.0; INPUTS * hidden],
             ft_b: vec![0.0; hidden],
-            out_w: vec![0.0; 2 * hidden],
-            out_b: 0.0,
+            out_w: vec![0.0; buckets * 2 * hidden],
+            out_b: vec![0.0; buckets],
         }
     }
 
     /// Hidden neurons per accumulator (one first-layer bias each).
     fn hidden(&self) -> usize {
         self.ft_b.len()
+    }
+
+    /// Output buckets (one output bias each).
+    fn buckets(&self) -> usize {
+        self.out_b.len()
+    }
+
+    /// The same network with its one output layer copied to each of
+    /// `buckets` buckets: the same evaluation, ready to learn one per
+    /// stage of the game.
+    fn spread(self, buckets: usize) -> Params {
+        debug_assert_eq!(self.buckets(), 1);
+        Params {
+            out_w: self.out_w.repeat(buckets),
+            out_b: self.out_b.repeat(buckets),
+            ..self
+        }
     }
 
     /// The weights of a trained network, back in training units (the
@@ -219,13 +264,17 @@ impl Params {
             ft_w: net.ft_weights.iter().map(unq).collect(),
             ft_b: net.ft_bias.iter().map(unq).collect(),
             out_w: net.out_weights.clone(),
-            out_b: net.out_bias,
+            out_b: net.out_bias.clone(),
         }
     }
 
-    fn random(hidden: usize, seed: u64) -> Params {
+    /// Random weights. The first layer and the first bucket's output
+    /// layer are drawn as they were before buckets existed, so a
+    /// one-bucket network of a given seed is the network it always was;
+    /// further buckets draw their own after them.
+    fn random(hidden: usize, buckets: usize, seed: u64) -> Params {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut p = Params::zeros(hidden);
+        let mut p = Params::zeros(hidden, buckets);
         for w in &mut p.ft_w {
             *w = rng.gen_range(-0.1..0.1);
         }
@@ -245,7 +294,9 @@ impl Params {
         for (a, b) in self.out_w.iter_mut().zip(&other.out_w) {
             *a += b;
         }
-        self.out_b += other.out_b;
+        for (a, b) in self.out_b.iter_mut().zip(&other.out_b) {
+            *a += b;
+        }
     }
 
     /// Scratch space for [`Params::forward`] and [`Params::backward`]:
@@ -254,10 +305,10 @@ impl Params {
         vec![0.0; 4 * self.hidden()]
     }
 
-    /// The network output for one position (before the squash), with the
-    /// two accumulators left in the first half of `acc` (from
-    /// [`Params::scratch`]).
-    fn forward(&self, feats: &[(u16, u16)], acc: &mut [f32]) -> f32 {
+    /// The network output for one position (before the squash) through
+    /// output bucket `bucket`, with the two accumulators left in the first
+    /// half of `acc` (from [`Params::scratch`]).
+    fn forward(&self, feats: &[(u16, u16)], bucket: usize, acc: &mut [f32]) -> f32 {
         let h = self.hidden();
         let (us, them) = acc[..2 * h].split_at_mut(h);
         us.copy_from_slice(&self.ft_b);
@@ -271,8 +322,8 @@ impl Params {
                 *a += w;
             }
         }
-        let mut out = self.out_b;
-        for (a, w) in acc[..2 * h].iter().zip(&self.out_w) {
+        let mut out = self.out_b[bucket];
+        for (a, w) in acc[..2 * h].iter().zip(&self.out_w[bucket * 2 * h..]) {
             let x = a.clamp(0.0, 1.0);
             out += x * x * w;
         }
@@ -283,25 +334,28 @@ impl Params {
     fn backward(
         &self,
         feats: &[(u16, u16)],
+        bucket: usize,
         base: f32,
         target: f32,
         acc: &mut [f32],
         grad: &mut Params,
     ) -> f32 {
         let h = self.hidden();
-        let out = self.forward(feats, acc) + base;
+        let out = self.forward(feats, bucket, acc) + base;
         let pred = sigmoid(out);
         let err = pred - target;
         // d loss / d out, with the output already in units of SCALE cp.
         let g = 2.0 * err * pred * (1.0 - pred);
-        grad.out_b += g;
+        grad.out_b[bucket] += g;
+        let out_w = &self.out_w[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let out_g = &mut grad.out_w[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (acc, dacc) = acc.split_at_mut(2 * h);
         for i in 0..2 * h {
             let a = acc[i];
             let x = a.clamp(0.0, 1.0);
-            grad.out_w[i] += g * x * x;
+            out_g[i] += g * x * x;
             dacc[i] = if a > 0.0 && a < 1.0 {
-                g * self.out_w[i] * 2.0 * x
+                g * out_w[i] * 2.0 * x
             } else {
                 0.0
             };
@@ -348,13 +402,13 @@ impl Adam {
             (&mut p.ft_w, &g.ft_w, &mut self.m.ft_w, &mut self.v.ft_w),
             (&mut p.ft_b, &g.ft_b, &mut self.m.ft_b, &mut self.v.ft_b),
             (&mut p.out_w, &g.out_w, &mut self.m.out_w, &mut self.v.out_w),
+            (&mut p.out_b, &g.out_b, &mut self.m.out_b, &mut self.v.out_b),
         ];
         for (w, g, m, v) in groups {
             for i in 0..w.len() {
                 upd(&mut w[i], g[i], &mut m[i], &mut v[i]);
             }
         }
-        upd(&mut p.out_b, g.out_b, &mut self.m.out_b, &mut self.v.out_b);
         for w in p.ft_w.iter_mut().chain(p.ft_b.iter_mut()) {
             *w = w.clamp(-CLIP, CLIP);
         }
@@ -371,7 +425,8 @@ fn loss(p: &Params, data: &Data) -> f64 {
         .map_init(
             || p.scratch(),
             |acc, i| {
-                let pred = sigmoid(p.forward(data.position(i), acc) + data.bases[i]);
+                let b = bucket(usize::from(data.pieces[i]), p.buckets());
+                let pred = sigmoid(p.forward(data.position(i), b, acc) + data.bases[i]);
                 f64::from((pred - data.targets[i]).powi(2))
             },
         )
@@ -392,10 +447,11 @@ fn quantise(p: &Params, residual: bool) -> Vec<u8> {
     NetFile {
         hidden: p.hidden(),
         residual,
+        buckets: p.buckets(),
         ft_weights: p.ft_w.iter().map(q).collect(),
         ft_bias: p.ft_b.iter().map(q).collect(),
         out_weights: p.out_w.clone(),
-        out_bias: p.out_b,
+        out_bias: p.out_b.clone(),
     }
     .to_bytes()
 }
@@ -431,15 +487,31 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
                     net.hidden
                 ));
             }
-            Params::from_file(&net)
+            let params = Params::from_file(&net);
+            match args.buckets {
+                Some(b) if b != net.buckets && net.buckets == 1 => params.spread(b),
+                Some(b) if b != net.buckets => {
+                    return Err(format!(
+                        "{}: a network of {} output buckets cannot start one of {b}",
+                        path.display(),
+                        net.buckets
+                    ))
+                }
+                _ => params,
+            }
         }
-        None => Params::random(args.hidden.unwrap_or(HIDDEN), args.seed),
+        None => Params::random(
+            args.hidden.unwrap_or(HIDDEN),
+            args.buckets.unwrap_or(1),
+            args.seed,
+        ),
     };
     eprintln!(
-        "nnue: {} training and {} validation positions, hidden {}, read in {:.0} s",
+        "nnue: {} training and {} validation positions, hidden {}, buckets {}, read in {:.0} s",
         train.len(),
         valid.len(),
         params.hidden(),
+        params.buckets(),
         start.elapsed().as_secs_f64()
     );
     if train.len() < args.batch {
@@ -448,10 +520,10 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             args.batch
         ));
     }
-    let hidden = params.hidden();
+    let (hidden, buckets) = (params.hidden(), params.buckets());
     let mut adam = Adam {
-        m: Params::zeros(hidden),
-        v: Params::zeros(hidden),
+        m: Params::zeros(hidden, buckets),
+        v: Params::zeros(hidden, buckets),
         t: 0,
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed);
@@ -472,13 +544,14 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             let parts: Vec<(Params, f64)> = batch
                 .par_chunks(CHUNK)
                 .map(|chunk| {
-                    let mut grad = Params::zeros(hidden);
+                    let mut grad = Params::zeros(hidden, buckets);
                     let mut acc = params.scratch();
                     let mut l = 0.0f64;
                     for &i in chunk {
                         let i = i as usize;
                         l += f64::from(params.backward(
                             train.position(i),
+                            bucket(usize::from(train.pieces[i]), buckets),
                             train.bases[i],
                             train.targets[i],
                             &mut acc,
@@ -488,7 +561,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
                     (grad, l)
                 })
                 .collect();
-            let mut grad = Params::zeros(hidden);
+            let mut grad = Params::zeros(hidden, buckets);
             for (g, l) in &parts {
                 grad.add(g);
                 train_loss += l;
@@ -499,10 +572,10 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
                 .iter_mut()
                 .chain(grad.ft_b.iter_mut())
                 .chain(grad.out_w.iter_mut())
+                .chain(grad.out_b.iter_mut())
             {
                 *w /= n;
             }
-            grad.out_b /= n;
             adam.step(&mut params, &grad, lr);
         }
         let steps = train.len() / args.batch;
@@ -523,12 +596,12 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chess960::eval::nnue::Network;
+    use chess960::eval::nnue::{Network, BUCKETS};
 
-    fn example(hidden: usize) -> (Vec<(u16, u16)>, Params) {
+    fn example(hidden: usize, buckets: usize) -> (Vec<(u16, u16)>, Params) {
         let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
             .expect("test FEN");
-        let mut p = Params::random(hidden, 3);
+        let mut p = Params::random(hidden, buckets, 3);
         // Biases that put some neurons inside the clipped range.
         for (i, b) in p.ft_b.iter_mut().enumerate() {
             *b = 0.05 * (i % 7) as f32;
@@ -555,10 +628,10 @@ mod tests {
     #[test]
     fn other_widths_train_and_round_trip() {
         for hidden in [16, 2 * HIDDEN] {
-            let (feats, p) = example(hidden);
+            let (feats, p) = example(hidden, 1);
             let mut acc = p.scratch();
-            let mut grad = Params::zeros(hidden);
-            p.backward(&feats, 0.1, 0.7, &mut acc, &mut grad);
+            let mut grad = Params::zeros(hidden, 1);
+            p.backward(&feats, 0, 0.1, 0.7, &mut acc, &mut grad);
             assert!(
                 grad.ft_w.iter().any(|g| *g != 0.0),
                 "width {hidden}: no gradient"
@@ -575,27 +648,35 @@ mod tests {
     /// row of a piece on the board.
     #[test]
     fn gradient_matches_finite_differences() {
-        for hidden in [HIDDEN, 16] {
-            gradient_check(hidden);
+        for (hidden, buckets, b) in [(HIDDEN, 1, 0), (16, 1, 0), (16, 3, 2)] {
+            gradient_check(hidden, buckets, b);
         }
     }
 
-    fn gradient_check(hidden: usize) {
-        let (feats, p) = example(hidden);
+    fn gradient_check(hidden: usize, buckets: usize, b: usize) {
+        let (feats, p) = example(hidden, buckets);
         let (base, target) = (0.1, 0.7);
         let mut acc = p.scratch();
-        let mut grad = Params::zeros(hidden);
-        p.backward(&feats, base, target, &mut acc, &mut grad);
+        let mut grad = Params::zeros(hidden, buckets);
+        p.backward(&feats, b, base, target, &mut acc, &mut grad);
+        // Only the position's own bucket learns from it.
+        for other in (0..buckets).filter(|o| *o != b) {
+            assert_eq!(grad.out_b[other], 0.0, "bucket {other}");
+            assert!(grad.out_w[other * 2 * hidden..(other + 1) * 2 * hidden]
+                .iter()
+                .all(|g| *g == 0.0));
+        }
         let loss_of = |q: &Params| {
             let mut acc = q.scratch();
-            f64::from((sigmoid(q.forward(&feats, &mut acc) + base) - target).powi(2))
+            f64::from((sigmoid(q.forward(&feats, b, &mut acc) + base) - target).powi(2))
         };
+        let o = b * 2 * hidden;
         let h = 1e-3f32;
         let row = usize::from(feats[3].0) * hidden;
         let mut checked = 0;
         for (which, i) in [
-            (0, 5),
-            (0, hidden + 9),
+            (0, o + 5),
+            (0, o + hidden + 9),
             (1, 2),
             (1, 11),
             (2, row + 4),
@@ -614,7 +695,8 @@ mod tests {
             let tol = 1e-4 + 0.05 * numeric.abs();
             assert!(
                 (f64::from(analytic) - numeric).abs() <= tol,
-                "width {hidden}, parameter {which}/{i}: analytic {analytic}, numeric {numeric}"
+                "width {hidden}, bucket {b} of {buckets}, parameter {which}/{i}: \
+                 analytic {analytic}, numeric {numeric}"
             );
             if numeric.abs() > 1e-6 {
                 checked += 1;
@@ -626,17 +708,43 @@ mod tests {
         );
     }
 
+    /// A one-bucket network spread to several buckets is the same
+    /// evaluation in every bucket, and a bucketed network is written as a
+    /// bucketed file and read back to its weights.
+    #[test]
+    fn spreading_keeps_the_evaluation_and_buckets_round_trip() {
+        let (feats, one) = example(16, 1);
+        let mut acc = one.scratch();
+        let before = one.forward(&feats, 0, &mut acc);
+        let spread = one.spread(5);
+        assert_eq!(spread.buckets(), 5);
+        for b in 0..5 {
+            assert_eq!(spread.forward(&feats, b, &mut acc), before, "bucket {b}");
+        }
+        let (_, many) = example(16, 4);
+        let bytes = quantise(&many, true);
+        let file = NetFile::parse(&bytes).expect("a valid bucketed file");
+        assert_eq!(file.buckets, 4);
+        assert_eq!(quantise(&Params::from_file(&file), true), bytes);
+        // The random start of one bucket is the one it always was: the
+        // same draws as the first bucket of a wider start.
+        let (_, first) = example(16, 1);
+        assert_eq!(first.ft_w, many.ft_w);
+        assert_eq!(first.out_w[..], many.out_w[..32]);
+    }
+
     /// Quantising keeps the float network's output: the built network's
     /// evaluation is within a few centipawns of the float forward pass.
     #[test]
     fn quantised_network_matches_float() {
-        let (feats, p) = example(HIDDEN);
-        let mut acc = p.scratch();
-        let float_cp = p.forward(&feats, &mut acc) * SCALE;
-        let net = Network::from_bytes(&quantise(&p, false)).expect("valid network");
+        let (feats, p) = example(HIDDEN, BUCKETS);
         let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
             .expect("test FEN");
-        let cp = net.evaluate(&net.refresh(pos.board()), pos.turn());
+        let pieces = pos.board().occupied().count();
+        let mut acc = p.scratch();
+        let float_cp = p.forward(&feats, bucket(pieces, BUCKETS), &mut acc) * SCALE;
+        let net = Network::from_bytes(&quantise(&p, false)).expect("valid network");
+        let cp = net.evaluate(&net.refresh(pos.board()), pos.turn(), pieces);
         assert!(
             (cp as f32 - float_cp).abs() <= 5.0,
             "quantised {cp} against float {float_cp}"
