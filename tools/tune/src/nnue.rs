@@ -58,6 +58,19 @@ pub struct NnueArgs {
     /// 0 (the default) trains on the scores alone.
     #[arg(long, default_value_t = 0.0, value_parser = unit_interval)]
     result_weight: f32,
+    /// Put the labels of every stage of the game on one scale, fitted to
+    /// the game results (second field): for each band of piece counts
+    /// ([`CALIBRATION_BANDS`] of them, cut as 8 output buckets are), the
+    /// factor k for which `sigmoid(k * cp / 400)` best predicts the results
+    /// of the training positions in the band, and each label is multiplied
+    /// by its band's k over the k of all positions. Why: a search teaching
+    /// its own successor passes on its scale, and the own-data lineage's
+    /// scores came to promise in endings twice the winning chances they
+    /// promise in the middlegame; the results say what a score is worth.
+    /// One number per band is fitted, so no position's own result is
+    /// learnt.
+    #[arg(long)]
+    calibrate: bool,
     /// Seed of the initial weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -129,6 +142,59 @@ fn bucket_count(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Bands of piece counts for `--calibrate`: those of 8 output buckets
+/// (2-5, 6-9, ..., 30-32 pieces).
+const CALIBRATION_BANDS: usize = 8;
+
+/// Mean squared error of `sigmoid(k * cp / SCALE)` against the results.
+fn result_error(k: f32, cps: &[f32], results: &[f32]) -> f64 {
+    let total: f64 = cps
+        .par_iter()
+        .zip(results)
+        .map(|(cp, r)| f64::from((sigmoid(k * cp / SCALE) - r).powi(2)))
+        .sum();
+    total / cps.len().max(1) as f64
+}
+
+/// The k of [`result_error`]'s minimum within 0.05..=5, by golden-section
+/// search (the error of a logistic fit falls, then rises, in k).
+fn fit_scale(cps: &[f32], results: &[f32]) -> f32 {
+    let g = (5f32.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (0.05f32, 5.0f32);
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if result_error(a, cps, results) <= result_error(b, cps, results) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Label factors of `--calibrate`, one per band of piece counts: the
+/// band's fitted scale over that of all positions (1 for a band with
+/// fewer than [`MIN_BAND`] positions, too few to fit). Scores and results
+/// are for the side to move.
+fn calibration(cps: &[f32], results: &[f32], pieces: &[u8]) -> [f32; CALIBRATION_BANDS] {
+    let all = fit_scale(cps, results);
+    let mut factors = [1.0; CALIBRATION_BANDS];
+    for (band, factor) in factors.iter_mut().enumerate() {
+        let (c, r): (Vec<f32>, Vec<f32>) = (0..cps.len())
+            .filter(|&i| bucket(usize::from(pieces[i]), CALIBRATION_BANDS) == band)
+            .map(|i| (cps[i], results[i]))
+            .unzip();
+        if c.len() >= MIN_BAND {
+            *factor = fit_scale(&c, &r) / all;
+        }
+    }
+    factors
+}
+
+/// Fewest positions a band of `--calibrate` is fitted from.
+const MIN_BAND: usize = 1000;
+
 /// A number in 0..=1.
 fn unit_interval(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
@@ -147,6 +213,7 @@ fn load(
     label_scale: f32,
     residual: bool,
     result_weight: f32,
+    calibrate: bool,
 ) -> Result<(Data, Data), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut sets = [
@@ -165,6 +232,11 @@ fn load(
             bases: Vec::new(),
         },
     ];
+    // Scores and results for the side to move, per set, until the targets
+    // are made from them (after the calibration, which needs them all).
+    let mut scores: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
+    let mut results: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
+    let with_results = result_weight > 0.0 || calibrate;
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
         // The FEN is the first field, the score the last; the game result
@@ -178,15 +250,15 @@ fn load(
             .map_err(|e| format!("{}:{}: bad score: {e}", path.display(), i + 1))?;
         let pos = parse_fen(fen).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
         let white = pos.turn() == Color::White;
-        let set = &mut sets[usize::from(i % 50 == 0)];
+        let which = usize::from(i % 50 == 0);
+        let set = &mut sets[which];
         for (w, b) in features(pos.board()) {
             set.feats.push(if white { (w, b) } else { (b, w) });
         }
         set.offsets.push(set.feats.len() as u32);
         set.pieces.push(pos.board().occupied().count() as u8);
-        let stm_cp = if white { cp } else { -cp } * label_scale;
-        let mut target = sigmoid(stm_cp / SCALE);
-        if result_weight > 0.0 {
+        scores[which].push(if white { cp } else { -cp } * label_scale);
+        if with_results {
             let result: f32 = line
                 .split(';')
                 .nth(1)
@@ -199,15 +271,33 @@ fn load(
                         i + 1
                     )
                 })?;
-            let stm_result = if white { result } else { 1.0 - result };
-            target = (1.0 - result_weight) * target + result_weight * stm_result;
+            results[which].push(if white { result } else { 1.0 - result });
         }
-        set.targets.push(target);
         set.bases.push(if residual {
             chess960::eval::handmade::evaluate(&pos) as f32 / SCALE
         } else {
             0.0
         });
+    }
+    let factors = if calibrate {
+        let f = calibration(&scores[0], &results[0], &sets[0].pieces);
+        eprintln!("nnue: label factors by piece count (2-5, 6-9, ..., 30-32): {f:.3?}");
+        f
+    } else {
+        [1.0; CALIBRATION_BANDS]
+    };
+    for (which, set) in sets.iter_mut().enumerate() {
+        set.targets = (0..set.pieces.len())
+            .map(|i| {
+                let band = bucket(usize::from(set.pieces[i]), CALIBRATION_BANDS);
+                let target = sigmoid(scores[which][i] * factors[band] / SCALE);
+                if result_weight > 0.0 {
+                    (1.0 - result_weight) * target + result_weight * results[which][i]
+                } else {
+                    target
+                }
+            })
+            .collect();
     }
     let [train, valid] = sets;
     Ok((train, valid))
@@ -467,6 +557,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         args.label_scale,
         args.residual,
         args.result_weight,
+        args.calibrate,
     )?;
     let mut params = match &args.init {
         Some(path) => {
@@ -731,6 +822,33 @@ mod tests {
         let (_, first) = example(16, 1);
         assert_eq!(first.ft_w, many.ft_w);
         assert_eq!(first.out_w[..], many.out_w[..32]);
+    }
+
+    /// `--calibrate` finds the scale each band's results were drawn with:
+    /// results made from `sigmoid(k * cp / 400)` with a k twice as large
+    /// in endings give factors of about 2 to 1 between the bands.
+    #[test]
+    fn calibration_recovers_each_band_scale() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut cps, mut results, mut pieces) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..40_000 {
+            let n: u8 = if i % 2 == 0 { 4 } else { 30 };
+            let k = if n == 4 { 0.8 } else { 1.6 };
+            let cp: f32 = rng.gen_range(-600.0..600.0);
+            let p = sigmoid(k * cp / SCALE);
+            cps.push(cp);
+            results.push(if rng.gen::<f32>() < p { 1.0 } else { 0.0 });
+            pieces.push(n);
+        }
+        let f = calibration(&cps, &results, &pieces);
+        let (end, open) = (
+            f[bucket(4, CALIBRATION_BANDS)],
+            f[bucket(30, CALIBRATION_BANDS)],
+        );
+        assert!((open / end - 2.0).abs() < 0.25, "{f:?}");
+        assert!(end < 1.0 && open > 1.0, "{f:?}");
+        // Bands with no positions keep their labels.
+        assert_eq!(f[3], 1.0);
     }
 
     /// Quantising keeps the float network's output: the built network's
