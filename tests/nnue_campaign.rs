@@ -312,9 +312,13 @@ fn every_network_is_the_one_its_recipe_made() {
             r[0]
         );
         let net = NetFile::parse(&bytes).expect("a network file (of any width)");
-        assert!(
+        // The file is the kind of network its recipe asked for: a
+        // correction to the hand-made weights with `--residual`, a whole
+        // evaluation without.
+        assert_eq!(
             net.residual,
-            "{}: a correction to the hand-made weights",
+            args.contains(&"--residual"),
+            "{}: the network's kind is not its recipe's",
             r[0]
         );
     }
