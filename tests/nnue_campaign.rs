@@ -1122,3 +1122,56 @@ fn a_pass_labelled_by_a_kit_gives_the_file_of_one_run() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
 }
+
+/// `scale_by_stage.py` finds the scale each stage's results were drawn
+/// with: labels whose results follow `sigmoid(k * cp / 400)` with k = 0.8
+/// in a rook ending and k = 1.6 at the start (either side to move) are
+/// read back as 0.80 and 1.60.
+#[test]
+fn scale_by_stage_reads_each_stage_scale() {
+    if !support::python3_present() {
+        return;
+    }
+    let dir = support::temp_dir("scale-by-stage");
+    let mut data = String::new();
+    let stages = [
+        ("8/8/4k3/8/8/3K4/8/R7", 0.8),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 1.6),
+    ];
+    for (board, k) in stages {
+        for (i, cp) in (-300..=300).step_by(20).enumerate() {
+            let turn = if i % 2 == 0 { "w" } else { "b" };
+            // Result and label from White's side, as the campaign's files hold them.
+            let white_cp = f64::from(cp);
+            let result = 1.0 / (1.0 + (-k * white_cp / 400.0).exp());
+            data.push_str(&format!("{board} {turn} - - 0 1;{result:.6};0;{cp}\n"));
+        }
+    }
+    let file = dir.join("labelled.txt");
+    std::fs::write(&file, data).unwrap();
+    let out = Command::new("python3")
+        .arg(campaign("scale_by_stage.py"))
+        .arg(&file)
+        .args(["--every", "1"])
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let k_of = |band: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(band))
+            .unwrap_or_else(|| panic!("no row {band}:\n{text}"));
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix("k="))
+            .and_then(|k| k.parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("no k in {line}"))
+    };
+    assert!((k_of(" 2- 8") - 0.8).abs() < 0.011, "{text}");
+    assert!((k_of("29-32") - 1.6).abs() < 0.011, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
