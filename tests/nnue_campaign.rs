@@ -1175,3 +1175,79 @@ fn scale_by_stage_reads_each_stage_scale() {
     assert!((k_of("29-32") - 1.6).abs() < 0.011, "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The static evaluation this project's binary prints for `fen` (`eval`), from White's side.
+fn own_static_eval(fen: &str) -> i32 {
+    let out = Command::new(support::binary())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin");
+            writeln!(stdin, "uci\nposition fen {fen}\neval\nquit")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("the engine runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let cp: i32 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("info string eval "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no eval line for {fen}: {text}"));
+    if fen.split_whitespace().nth(1) == Some("w") {
+        cp
+    } else {
+        -cp
+    }
+}
+
+/// `label.py --static --engine <this project's binary>` labels each position with the engine's
+/// static evaluation from White's side (the engine prints it for the side to move), and drops a
+/// position the engine refuses instead of giving it the score of the position before.
+#[test]
+fn label_py_reads_our_engines_static_evaluation() {
+    if !support::python3_present() {
+        return;
+    }
+    let dir = support::temp_dir("label-own-static");
+    let legal = [
+        "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/3r4/4K3 b - - 0 1",
+        "bqnrkrnb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKRNB w FDfd - 0 1",
+    ];
+    // White in check with Black to move: no legal position, refused by the engine.
+    let refused = "4k3/8/8/8/8/8/4r3/4K3 b - - 0 1";
+    let input: String = [legal[0], legal[1], refused, legal[2]]
+        .iter()
+        .map(|fen| format!("{fen};0.5;0\n"))
+        .collect();
+    std::fs::write(dir.join("in.txt"), input).unwrap();
+    let out = Command::new("python3")
+        .arg(repo().join("tools/tune/label.py"))
+        .arg(dir.join("in.txt"))
+        .arg(dir.join("out.txt"))
+        .arg("--static")
+        .arg("--engine")
+        .arg(support::binary())
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "label.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let labelled = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+    let expected: String = legal
+        .iter()
+        .map(|fen| format!("{fen};0.5;0;{}\n", own_static_eval(fen)))
+        .collect();
+    assert_eq!(labelled, expected);
+    assert_ne!(
+        own_static_eval(legal[0]),
+        0,
+        "a rook up must not evaluate as level"
+    );
+}

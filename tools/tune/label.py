@@ -17,6 +17,10 @@ side by side.
 
 With --engine ENGINE any UCI engine labels the positions by its search (for
 instance this project's own binary: labels by our own search, no Stockfish).
+With --static and this project's binary as ENGINE the score is its static
+evaluation as its search uses it (the `info string eval N cp` line its `eval`
+command prints for the side to move): a teacher's static score beside its
+search's, to see what the search adds.
 
 usage: label.py IN.txt OUT.txt [--nodes 1000 | --static] [--every 1]
                 [--part 0 --parts 1] [--stockfish /usr/games/stockfish | --engine ENGINE]
@@ -28,6 +32,8 @@ import sys
 import time
 
 FINAL = re.compile(r"^Final evaluation\s+([+-]?\d+\.\d+)")
+# This project's binary: `info string eval N cp (side to move; ...)`.
+OWN = re.compile(r"^info string eval ([+-]?\d+) cp \(side to move")
 
 
 def main():
@@ -40,7 +46,8 @@ def main():
     ap.add_argument("--part", type=int, default=0)
     ap.add_argument("--parts", type=int, default=1)
     # --engine: any UCI engine with `go nodes` and `score cp` lines, e.g. this
-    # project's own binary to label with its own search (--static needs Stockfish's `eval`).
+    # project's own binary to label with its own search (--static reads Stockfish's `eval` or
+    # this project's).
     ap.add_argument("--stockfish", "--engine", dest="stockfish", default="/usr/games/stockfish")
     a = ap.parse_args()
     sf = subprocess.Popen(
@@ -77,17 +84,23 @@ def main():
     send("isready")
     wait("readyok")
 
-    def static_eval(fen):
-        """Stockfish's static evaluation of fen, White's view, or None."""
+    def static_eval(fen, white):
+        """The engine's static evaluation of fen, White's view, or None."""
         send(f"position fen {fen}")
         send("eval")
         send("isready")
         cp = None
+        refused = False
         for l in lines_until("readyok"):
+            # A position the engine refuses is dropped, never given the score of the one before.
+            refused = refused or l.startswith("info string error")
             m = FINAL.match(l)
             if m:
                 cp = round(float(m.group(1)) * 100)
-        return cp
+            m = OWN.match(l)
+            if m:
+                cp = int(m.group(1)) if white else -int(m.group(1))
+        return None if refused else cp
 
     def search_eval(fen, white):
         """Stockfish's score after `go nodes`, White's view, or None for a mate."""
@@ -115,7 +128,7 @@ def main():
                 continue
             fen = line.split(";")[0]
             white = fen.split()[1] == "w"
-            cp = static_eval(fen) if a.static else search_eval(fen, white)
+            cp = static_eval(fen, white) if a.static else search_eval(fen, white)
             if cp is None:
                 dropped += 1
                 continue
@@ -125,7 +138,7 @@ def main():
                 print(f"label: {kept} positions, {time.time() - start:.0f}s", file=sys.stderr)
     send("quit")
     sf.wait()
-    why = "in check" if a.static else "mate scores"
+    why = "in check or refused" if a.static else "mate scores"
     print(f"label: kept {kept}, dropped {dropped} ({why})")
 
 
