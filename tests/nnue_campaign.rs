@@ -1149,16 +1149,9 @@ fn scale_by_stage_reads_each_stage_scale() {
     }
     let file = dir.join("labelled.txt");
     std::fs::write(&file, data).unwrap();
-    let out = Command::new("python3")
-        .arg(campaign("scale_by_stage.py"))
-        .arg(&file)
-        .args(["--every", "1"])
-        .output()
-        .expect("python3");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = python3_ok(
+        &campaign("scale_by_stage.py"),
+        &[file.as_os_str(), OsStr::new("--every"), OsStr::new("1")],
     );
     let text = String::from_utf8_lossy(&out.stdout);
     let k_of = |band: &str| {
@@ -1225,19 +1218,15 @@ fn label_py_reads_our_engines_static_evaluation() {
         .map(|fen| format!("{fen};0.5;0\n"))
         .collect();
     std::fs::write(dir.join("in.txt"), input).unwrap();
-    let out = Command::new("python3")
-        .arg(repo().join("tools/tune/label.py"))
-        .arg(dir.join("in.txt"))
-        .arg(dir.join("out.txt"))
-        .arg("--static")
-        .arg("--engine")
-        .arg(support::binary())
-        .output()
-        .expect("python3");
-    assert!(
-        out.status.success(),
-        "label.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+    python3_ok(
+        &repo().join("tools/tune/label.py"),
+        &[
+            dir.join("in.txt").as_os_str(),
+            dir.join("out.txt").as_os_str(),
+            OsStr::new("--static"),
+            OsStr::new("--engine"),
+            OsStr::new(support::binary()),
+        ],
     );
     let labelled = std::fs::read_to_string(dir.join("out.txt")).unwrap();
     let expected: String = legal
@@ -1250,4 +1239,20 @@ fn label_py_reads_our_engines_static_evaluation() {
         0,
         "a rook up must not evaluate as level"
     );
+}
+
+/// `python3 SCRIPT ARGS`, which must succeed (its stderr in the failure message).
+fn python3_ok(script: &Path, args: &[&OsStr]) -> std::process::Output {
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{} failed: {}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
