@@ -1171,25 +1171,17 @@ fn scale_by_stage_reads_each_stage_scale() {
 
 /// The static evaluation this project's binary prints for `fen` (`eval`), from White's side.
 fn own_static_eval(fen: &str) -> i32 {
-    let out = Command::new(support::binary())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            let mut stdin = child.stdin.take().expect("stdin");
-            writeln!(stdin, "uci\nposition fen {fen}\neval\nquit")?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .expect("the engine runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let cp: i32 = text
-        .lines()
+    let mut e = support::Engine::start();
+    e.send("uci");
+    e.expect("uciok", support::REPLY);
+    e.ask(&format!("position fen {fen}"));
+    let lines = e.ask("eval");
+    let cp: i32 = lines
+        .iter()
         .find_map(|l| l.strip_prefix("info string eval "))
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no eval line for {fen}: {text}"));
+        .unwrap_or_else(|| panic!("no eval line for {fen}: {lines:?}"));
     if fen.split_whitespace().nth(1) == Some("w") {
         cp
     } else {
