@@ -525,8 +525,23 @@ fn a_position_with_no_readable_start_is_not_searched() {
             "'{line}': {before:?}"
         );
     }
-    // The next valid position is searched again.
+    // `eval` keeps to the same rule: no score of the position before.
     e.ask("position startpos960 0 moves e2e4 e7e5");
+    e.ask("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    let out = e.ask("eval");
+    assert_eq!(out.len(), 1, "eval after a refused position: {out:?}");
+    assert!(
+        out[0].starts_with("info string error: no position to evaluate")
+            && out[0].contains("8/8/8/8/8/8/8/8"),
+        "eval after a refused position: {out:?}"
+    );
+    // The next valid position is evaluated and searched again.
+    e.ask("position startpos960 0 moves e2e4 e7e5");
+    let out = e.ask("eval");
+    assert!(
+        out.len() == 1 && out[0].starts_with("info string eval "),
+        "eval after a valid position: {out:?}"
+    );
     let pos = e.position();
     search_checked(&mut e, &pos, "go depth 2", true);
 }

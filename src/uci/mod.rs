@@ -186,6 +186,12 @@ impl Session {
             Command::Help => self.out.info_string(HELP),
             Command::Display => self.display(),
             Command::Eval => {
+                // As `go`: after a refused `position` there is no position,
+                // and the one before it is not the GUI's.
+                if let Some(reason) = self.positions.unreadable() {
+                    self.error(&format!("no position to evaluate: {reason}"));
+                    return Flow::Continue;
+                }
                 let e = engine::evaluate(self.game.position());
                 self.out.send(&format!(
                     "info string eval {} cp (side to move; network, as the search uses it; hand-made terms: {} cp)",
