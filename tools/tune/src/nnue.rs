@@ -9,7 +9,8 @@
 //! one. Adam, mini-batches, a seeded shuffle, and gradients summed over
 //! fixed chunks in a fixed order: a run is reproducible for a given data
 //! file, seed and thread count's chunking (the chunking does not depend on
-//! the number of threads). Every 50th position is held out for validation.
+//! the number of threads). Every 50th position is held out for validation,
+//! or with `--hold-out-games` every 50th game.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -71,6 +72,14 @@ pub struct NnueArgs {
     /// learnt.
     #[arg(long)]
     calibrate: bool,
+    /// Hold out every 50th game for validation (a run of lines with the
+    /// same game number, the third field) instead of every 50th position.
+    /// Why: the positions of one game share much (its opening, its pawns)
+    /// and all its result, so a network can learn games by heart. With
+    /// held-out positions the validation loss cannot show that; with
+    /// held-out games no validation position comes from a game trained on.
+    #[arg(long)]
+    hold_out_games: bool,
     /// Seed of the initial weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -207,6 +216,43 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// Which lines are held out for validation: every [`HOLD_OUT`]th position,
+/// or every [`HOLD_OUT`]th game.
+struct Split {
+    by_game: bool,
+    /// Games begun so far (by game: a line whose game number differs from
+    /// the line before begins one).
+    games: usize,
+    last_game: Option<String>,
+}
+
+/// One line (or game) in this many is held out for validation.
+const HOLD_OUT: usize = 50;
+
+impl Split {
+    fn new(by_game: bool) -> Split {
+        Split {
+            by_game,
+            games: 0,
+            last_game: None,
+        }
+    }
+
+    /// Whether line `i` (counted from 0), `FEN;result;game;...`, is held
+    /// out; None where a game is asked for and the line has no third field.
+    fn held_out(&mut self, i: usize, line: &str) -> Option<bool> {
+        if !self.by_game {
+            return Some(i % HOLD_OUT == 0);
+        }
+        let game = line.split(';').nth(2)?.trim();
+        if self.last_game.as_deref() != Some(game) {
+            self.games += 1;
+            self.last_game = Some(game.to_owned());
+        }
+        Some((self.games - 1) % HOLD_OUT == 0)
+    }
+}
+
 /// Reads `path` into a training and a validation set.
 fn load(
     path: &Path,
@@ -214,6 +260,7 @@ fn load(
     residual: bool,
     result_weight: f32,
     calibrate: bool,
+    hold_out_games: bool,
 ) -> Result<(Data, Data), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut sets = [
@@ -237,6 +284,7 @@ fn load(
     let mut scores: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
     let mut results: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
     let with_results = result_weight > 0.0 || calibrate;
+    let mut split = Split::new(hold_out_games);
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
         // The FEN is the first field, the score the last; the game result
@@ -250,7 +298,14 @@ fn load(
             .map_err(|e| format!("{}:{}: bad score: {e}", path.display(), i + 1))?;
         let pos = parse_fen(fen).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
         let white = pos.turn() == Color::White;
-        let which = usize::from(i % 50 == 0);
+        let held_out = split.held_out(i, &line).ok_or_else(|| {
+            format!(
+                "{}:{}: no game number in the third field (--hold-out-games)",
+                path.display(),
+                i + 1
+            )
+        })?;
+        let which = usize::from(held_out);
         let set = &mut sets[which];
         for (w, b) in features(pos.board()) {
             set.feats.push(if white { (w, b) } else { (b, w) });
@@ -558,6 +613,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         args.residual,
         args.result_weight,
         args.calibrate,
+        args.hold_out_games,
     )?;
     let mut params = match &args.init {
         Some(path) => {
@@ -598,9 +654,14 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         ),
     };
     eprintln!(
-        "nnue: {} training and {} validation positions, hidden {}, buckets {}, read in {:.0} s",
+        "nnue: {} training and {} validation positions{}, hidden {}, buckets {}, read in {:.0} s",
         train.len(),
         valid.len(),
+        if args.hold_out_games {
+            " (held-out games)"
+        } else {
+            ""
+        },
         params.hidden(),
         params.buckets(),
         start.elapsed().as_secs_f64()
@@ -688,6 +749,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
 mod tests {
     use super::*;
     use chess960::eval::nnue::{Network, BUCKETS};
+    use std::collections::HashSet;
 
     fn example(hidden: usize, buckets: usize) -> (Vec<(u16, u16)>, Params) {
         let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
@@ -712,6 +774,40 @@ mod tests {
         let net = NetFile::parse(&bytes).expect("a valid network");
         let again = quantise(&Params::from_file(&net), net.residual);
         assert!(again == bytes, "the network changed on the way through");
+    }
+
+    /// With `--hold-out-games` every line of a game lands in one set, and
+    /// every 50th game is held out; without it, every 50th line. A line
+    /// with no game number is refused only where games are asked for.
+    #[test]
+    fn games_are_held_out_whole() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        // 120 games of 1 to 4 positions; numbers restart at 0 after game
+        // 59, as they do where two chunks' files are joined.
+        let mut lines = Vec::new();
+        for g in 0..120 {
+            for _ in 0..(g % 4 + 1) {
+                lines.push((g, format!("{fen};1;{};10", g % 60)));
+            }
+        }
+        let mut split = Split::new(true);
+        let mut held: Vec<(usize, bool)> = Vec::new();
+        for (i, (g, line)) in lines.iter().enumerate() {
+            held.push((*g, split.held_out(i, line).expect("a game number")));
+        }
+        for g in 0..120 {
+            let sets: HashSet<bool> = held.iter().filter(|h| h.0 == g).map(|h| h.1).collect();
+            assert_eq!(sets, HashSet::from([g % 50 == 0]), "game {g}");
+        }
+        let mut split = Split::new(false);
+        for (i, (_, line)) in lines.iter().enumerate() {
+            assert_eq!(split.held_out(i, line), Some(i % 50 == 0), "line {i}");
+        }
+        assert_eq!(Split::new(true).held_out(0, &format!("{fen};1")), None);
+        assert_eq!(
+            Split::new(false).held_out(0, &format!("{fen};1")),
+            Some(true)
+        );
     }
 
     /// A network of another width than this build's is trained and written
