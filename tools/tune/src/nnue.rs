@@ -242,14 +242,14 @@ impl Split {
     /// out; None where a game is asked for and the line has no third field.
     fn held_out(&mut self, i: usize, line: &str) -> Option<bool> {
         if !self.by_game {
-            return Some(i % HOLD_OUT == 0);
+            return Some(i.is_multiple_of(HOLD_OUT));
         }
         let game = line.split(';').nth(2)?.trim();
         if self.last_game.as_deref() != Some(game) {
             self.games += 1;
             self.last_game = Some(game.to_owned());
         }
-        Some((self.games - 1) % HOLD_OUT == 0)
+        Some((self.games - 1).is_multiple_of(HOLD_OUT))
     }
 }
 
