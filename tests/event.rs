@@ -4,8 +4,8 @@
 
 mod support;
 
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
 
 use chess960::event::{derive, Kind};
 use support::{run, stdout};
@@ -25,16 +25,7 @@ fn fails_with(args: &[&str], code: i32) -> String {
 }
 
 fn run_python(program: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(program)
-        .output()
-        .expect("run python3");
-    assert!(
-        out.status.success(),
-        "python3 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = support::python3_ok(&[OsStr::new("-c"), OsStr::new(program)]);
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 

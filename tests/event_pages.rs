@@ -55,18 +55,6 @@ fn tools() -> Option<&'static str> {
     .flatten()
 }
 
-fn chess960(args: &[&str]) {
-    let out = Command::new(support::binary())
-        .args(args)
-        .output()
-        .expect("run chess960");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// Run headless Chromium on `html` with `action` (`--print-to-pdf=...` or
 /// `--screenshot=...`), isolated: a fresh profile, no network services.
 fn browser(chromium: &str, html: &Path, action: &[String]) {
@@ -475,10 +463,10 @@ fn check_pack(chromium: &str, dfrc: bool, starts: &[u32]) {
     if dfrc {
         new.push("--dfrc");
     }
-    chess960(&new);
+    support::stdout(&new);
     for (paper, (w, h)) in [("a4", (595.0, 842.0)), ("letter", (612.0, 792.0))] {
         let html = dir.join(format!("pack-{paper}.html"));
-        chess960(&[
+        support::stdout(&[
             "event",
             "pack",
             e,
@@ -607,7 +595,7 @@ fn the_projector_page_shows_the_start_on_screen_and_on_one_sheet() {
         let mut a = args.clone();
         let h = html.to_str().expect("path").to_string();
         a.extend(["--html", &h]);
-        chess960(&a);
+        support::stdout(&a);
         let png = dir.join("start.png");
         browser(
             c,
@@ -650,7 +638,7 @@ fn every_procedure_card_prints_on_one_page() {
     let dir = support::temp_dir("pages-cards");
     for m in chess960::procedures::Method::ALL {
         let html = dir.join(format!("{}.html", m.name()));
-        chess960(&[
+        support::stdout(&[
             "roll",
             m.name(),
             "--explain",

@@ -1149,10 +1149,12 @@ fn scale_by_stage_reads_each_stage_scale() {
     }
     let file = dir.join("labelled.txt");
     std::fs::write(&file, data).unwrap();
-    let out = python3_ok(
-        &campaign("scale_by_stage.py"),
-        &[file.as_os_str(), OsStr::new("--every"), OsStr::new("1")],
-    );
+    let out = support::python3_ok(&[
+        campaign("scale_by_stage.py").as_os_str(),
+        file.as_os_str(),
+        OsStr::new("--every"),
+        OsStr::new("1"),
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     let k_of = |band: &str| {
         let line = text
@@ -1210,41 +1212,21 @@ fn label_py_reads_our_engines_static_evaluation() {
         .map(|fen| format!("{fen};0.5;0\n"))
         .collect();
     std::fs::write(dir.join("in.txt"), input).unwrap();
-    python3_ok(
-        &repo().join("tools/tune/label.py"),
-        &[
-            dir.join("in.txt").as_os_str(),
-            dir.join("out.txt").as_os_str(),
-            OsStr::new("--static"),
-            OsStr::new("--engine"),
-            OsStr::new(support::binary()),
-        ],
-    );
+    support::python3_ok(&[
+        repo().join("tools/tune/label.py").as_os_str(),
+        dir.join("in.txt").as_os_str(),
+        dir.join("out.txt").as_os_str(),
+        OsStr::new("--static"),
+        OsStr::new("--engine"),
+        OsStr::new(support::binary()),
+    ]);
     let labelled = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+    let evals: Vec<i32> = legal.iter().map(|fen| own_static_eval(fen)).collect();
     let expected: String = legal
         .iter()
-        .map(|fen| format!("{fen};0.5;0;{}\n", own_static_eval(fen)))
+        .zip(&evals)
+        .map(|(fen, cp)| format!("{fen};0.5;0;{cp}\n"))
         .collect();
     assert_eq!(labelled, expected);
-    assert_ne!(
-        own_static_eval(legal[0]),
-        0,
-        "a rook up must not evaluate as level"
-    );
-}
-
-/// `python3 SCRIPT ARGS`, which must succeed (its stderr in the failure message).
-fn python3_ok(script: &Path, args: &[&OsStr]) -> std::process::Output {
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3");
-    assert!(
-        out.status.success(),
-        "{} failed: {}",
-        script.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    assert_ne!(evals[0], 0, "a rook up must not evaluate as level");
 }

@@ -126,6 +126,21 @@ pub fn run(args: &[&str]) -> std::process::Output {
         .expect("run chess960")
 }
 
+/// `python3 ARGS` run to its end, which must succeed (its stderr in the
+/// failure message).
+pub fn python3_ok(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let out = Command::new("python3")
+        .args(args)
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "python3 {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The standard output of a CLI command that must succeed.
 pub fn stdout(args: &[&str]) -> String {
     let out = run(args);
