@@ -59,28 +59,24 @@ fn tools() -> Option<&'static str> {
 /// `--screenshot=...`), isolated: a fresh profile, no network services.
 fn browser(chromium: &str, html: &Path, action: &[String]) {
     let profile = html.with_extension("profile");
-    let out = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--no-pdf-header-footer",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(action)
-        .arg(format!("file://{}", html.display()))
-        .output()
-        .expect("run chromium");
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+    support::output_ok(
+        Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--no-pdf-header-footer",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .args(action)
+            .arg(format!("file://{}", html.display())),
+        "chromium",
     );
     let _ = std::fs::remove_dir_all(profile);
 }

@@ -23,24 +23,20 @@ fn fastchess_args(tag: &str, env: &[(&str, &str)]) -> Vec<String> {
     .unwrap();
     let openings = dir.join("open.epd");
     std::fs::write(&openings, "").unwrap();
-    let out = Command::new("bash")
-        .args([
-            "-c",
-            "chmod +x \"$FASTCHESS\" && exec bash \"$0\" /e/base /e/new 10 nodes=500 3",
-        ])
-        .arg(repo().join("tools/tune/match.sh"))
-        .env("FASTCHESS", &fake)
-        .env("OPENINGS", &openings)
-        .env("OUT", dir.join("out"))
-        .env_remove("NEW_OPTIONS")
-        .env_remove("BASE_OPTIONS")
-        .envs(env.iter().copied())
-        .output()
-        .expect("bash");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = support::output_ok(
+        Command::new("bash")
+            .args([
+                "-c",
+                "chmod +x \"$FASTCHESS\" && exec bash \"$0\" /e/base /e/new 10 nodes=500 3",
+            ])
+            .arg(repo().join("tools/tune/match.sh"))
+            .env("FASTCHESS", &fake)
+            .env("OPENINGS", &openings)
+            .env("OUT", dir.join("out"))
+            .env_remove("NEW_OPTIONS")
+            .env_remove("BASE_OPTIONS")
+            .envs(env.iter().copied()),
+        "tools/tune/match.sh",
     );
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let _ = std::fs::remove_dir_all(&dir);

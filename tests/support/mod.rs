@@ -126,29 +126,31 @@ pub fn run(args: &[&str]) -> std::process::Output {
         .expect("run chess960")
 }
 
-/// `python3 ARGS` run to its end, which must succeed (its stderr in the
-/// failure message).
-pub fn python3_ok(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    let out = Command::new("python3")
-        .args(args)
+/// Run `command` to its end, which must succeed: on failure the message
+/// names it as `what` and carries its stderr.
+pub fn output_ok(command: &mut Command, what: &str) -> std::process::Output {
+    let out = command
         .output()
-        .expect("run python3");
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
     assert!(
         out.status.success(),
-        "python3 {args:?} failed: {}",
+        "{what} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out
 }
 
+/// `python3 ARGS` run to its end, which must succeed.
+pub fn python3_ok(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    output_ok(
+        Command::new("python3").args(args),
+        &format!("python3 {args:?}"),
+    )
+}
+
 /// The standard output of a CLI command that must succeed.
 pub fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = output_ok(Command::new(binary()).args(args), &format!("{args:?}"));
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
