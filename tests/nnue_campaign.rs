@@ -1171,6 +1171,91 @@ fn scale_by_stage_reads_each_stage_scale() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `screen.py` tells the score the games' results were drawn from from a noisier one: 600
+/// games whose results follow `sigmoid(cp / 400)` of a true score, two positions each (one per
+/// side to move), with that score in one column and the score plus up to 500 centipawns of
+/// noise in another. Against the true score as the base the noisy one is worse, with the whole
+/// interval above zero; with the bases swapped the difference changes sign. A column that is
+/// not in the file is named in the error.
+#[test]
+fn screen_prefers_the_score_the_results_follow() {
+    if !support::python3_present() {
+        return;
+    }
+    let dir = support::temp_dir("screen");
+    // A small linear congruential generator: the same data on every run and platform.
+    let mut state: u64 = 12345;
+    let mut uniform = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let boards = [
+        "8/8/4k3/8/8/3K4/8/R7",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    ];
+    let mut data = String::new();
+    for game in 0..600 {
+        let truth = (uniform() * 1200.0 - 600.0).round();
+        let result = if uniform() < 1.0 / (1.0 + (-truth / 400.0).exp()) {
+            1
+        } else {
+            0
+        };
+        let noisy = (truth + uniform() * 1000.0 - 500.0).round();
+        let board = boards[game % 2];
+        for turn in ["w", "b"] {
+            data.push_str(&format!(
+                "{board} {turn} - - 0 1;{result};{game};{truth};{noisy}\n"
+            ));
+        }
+    }
+    let file = dir.join("games.txt");
+    std::fs::write(&file, data).unwrap();
+    let screen = |base: &str, other: &str| -> (f64, f64, f64) {
+        let out = support::python3_ok(&[
+            campaign("screen.py").as_os_str(),
+            file.as_os_str(),
+            OsStr::new(base),
+            OsStr::new(other),
+            OsStr::new("--boot"),
+            OsStr::new("300"),
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let name = other
+            .trim_start_matches("--column=")
+            .split('=')
+            .next()
+            .unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row {name}:\n{text}"));
+        let numbers: Vec<f64> = line
+            .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == ',')
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        assert_eq!(numbers.len(), 4, "{line}");
+        (numbers[1], numbers[2], numbers[3])
+    };
+    let (diff, lo, hi) = screen("--column=truth=3", "--column=noisy=4");
+    assert!(diff > 0.0 && lo > 0.0 && hi >= diff, "{diff} [{lo}, {hi}]");
+    let (diff, lo, hi) = screen("--column=noisy=4", "--column=truth=3");
+    assert!(diff < 0.0 && hi < 0.0 && lo <= diff, "{diff} [{lo}, {hi}]");
+
+    let out = Command::new("python3")
+        .arg(campaign("screen.py"))
+        .arg(&file)
+        .args(["--column", "truth=3", "--column", "missing=7"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--column missing=7"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The static evaluation this project's binary prints for `fen` (`eval`), from White's side.
 fn own_static_eval(fen: &str) -> i32 {
     let mut e = support::Engine::start();
