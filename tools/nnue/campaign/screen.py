@@ -147,6 +147,8 @@ def main():
     base = next(iter(series))
     rng = random.Random(args.seed)
     draws = [[rng.choice(present) for _ in present] for _ in range(args.boot)]
+    # Positions in each resampling: the same for every series, so counted once.
+    sizes = [sum(count[g] for g in draw) for draw in draws]
 
     print(f"{len(fens)} positions of {len(present)} games in {args.games}; "
           f"error against the results, k fitted per band of pieces; base {base}")
@@ -156,11 +158,7 @@ def main():
     for name in list(series)[1:]:
         diff = [a - b for a, b in zip(per_game[name], per_game[base])]
         total = sum(diff) / len(fens)
-        spread = []
-        for draw in draws:
-            n = sum(count[g] for g in draw)
-            spread.append(sum(diff[g] for g in draw) / n)
-        spread.sort()
+        spread = sorted(sum(diff[g] for g in draw) / n for draw, n in zip(draws, sizes))
         lo = spread[int(0.025 * (len(spread) - 1))]
         hi = spread[int(math.ceil(0.975 * (len(spread) - 1)))]
         mean = sum(series[name]) / len(fens)
