@@ -18,6 +18,13 @@
 //! * The side to move's accumulator, then the other, each through a
 //!   squared clipped ReLU (`clamp(x, 0, 1)^2`), into one linear output,
 //!   which times [`SCALE`] is centipawns for the side to move.
+//! * Or, in a network with a second hidden layer ([`MAGIC_LAYERS`]), into
+//!   that layer's neurons, each a weighted sum of all `2 * HIDDEN`
+//!   activations plus a bias, through the same squared clipped ReLU, and
+//!   from them into the linear output. Why: a single linear output can
+//!   only add up what each first-layer neuron says; a second layer lets
+//!   neurons combine, at the cost of `2 * HIDDEN` multiplications per
+//!   neuron of it in every evaluation.
 //! * The output layer may come in [`BUCKETS`] copies ("output buckets"),
 //!   one chosen by the number of pieces on the board ([`bucket`]): the
 //!   first layer is shared, and each stage of the game (a full board, a
@@ -25,8 +32,8 @@
 //!   the plain network.
 //!
 //! First-layer weights and biases are stored as `i16` scaled by [`QA`] (the
-//! trainer clips them so that a full board cannot overflow); the output
-//! layer stays `f32`. The weights come from `tools/nnue` (Stockfish-labelled
+//! trainer clips them so that a full board cannot overflow); the layers
+//! after it stay `f32`. The weights come from `tools/nnue` (Stockfish-labelled
 //! Chess960 positions, trained by `tune nnue`; see its README) and are
 //! compiled into the binary from `net.bin`.
 
@@ -51,12 +58,23 @@ pub const MAGIC: &[u8; 8] = b"C960NN02";
 /// before buckets existed keeps its bytes, and a one-bucket network is
 /// still written in that form.
 pub const MAGIC_BUCKETS: &[u8; 8] = b"C960NN03";
+/// First bytes of a network file with a second hidden layer (any number
+/// of buckets, one included). A new version so that every earlier file
+/// keeps its bytes and meaning.
+pub const MAGIC_LAYERS: &[u8; 8] = b"C960NN04";
 /// Bytes before the weights of a [`MAGIC`] file: the magic, the hidden
 /// size and the kind.
 const HEADER: usize = 16;
 /// Bytes before the weights of a [`MAGIC_BUCKETS`] file: [`HEADER`], then
 /// the number of output buckets.
 const HEADER_BUCKETS: usize = 20;
+/// Bytes before the weights of a [`MAGIC_LAYERS`] file: [`HEADER_BUCKETS`],
+/// then the width of the second hidden layer.
+const HEADER_LAYERS: usize = 24;
+/// The widest second hidden layer a file may have. Why a bound: each of
+/// its neurons costs `2 * HIDDEN` multiplications per evaluation, so a
+/// few dozen already cost more than the first layer's update.
+pub const MAX_LAYER2: usize = 256;
 /// The most output buckets a network may have (one per piece count from 2
 /// to 32 would be 31; more than 16 leaves too few positions per bucket).
 pub const MAX_BUCKETS: usize = 16;
@@ -97,35 +115,60 @@ const fn starts_with(bytes: &[u8], magic: &[u8; 8]) -> bool {
 
 /// Output buckets of the compiled network: the number its header states
 /// (1 for a [`MAGIC`] file), read while compiling like [`HIDDEN`].
-pub const BUCKETS: usize = if starts_with(NET_BYTES, MAGIC_BUCKETS) {
+pub const BUCKETS: usize =
+    if starts_with(NET_BYTES, MAGIC_BUCKETS) || starts_with(NET_BYTES, MAGIC_LAYERS) {
+        assert!(
+            NET_BYTES.len() >= HEADER_BUCKETS,
+            "src/eval/net.bin is too short"
+        );
+        u32::from_le_bytes([NET_BYTES[16], NET_BYTES[17], NET_BYTES[18], NET_BYTES[19]]) as usize
+    } else {
+        1
+    };
+
+/// Width of the compiled network's second hidden layer (0 for none). The
+/// evaluation takes it from the network it holds; this constant only
+/// checks the file's length while compiling.
+const LAYER2: usize = if starts_with(NET_BYTES, MAGIC_LAYERS) {
     assert!(
-        NET_BYTES.len() >= HEADER_BUCKETS,
+        NET_BYTES.len() >= HEADER_LAYERS,
         "src/eval/net.bin is too short"
     );
-    u32::from_le_bytes([NET_BYTES[16], NET_BYTES[17], NET_BYTES[18], NET_BYTES[19]]) as usize
+    u32::from_le_bytes([NET_BYTES[20], NET_BYTES[21], NET_BYTES[22], NET_BYTES[23]]) as usize
 } else {
-    1
+    0
 };
 
-/// Bytes before the weights of a file of `buckets` output buckets.
-const fn header_size(buckets: usize) -> usize {
-    if buckets == 1 {
+/// Bytes before the weights of a file of `buckets` output buckets and a
+/// second hidden layer of `layer2` neurons (0: none).
+const fn header_size(buckets: usize, layer2: usize) -> usize {
+    if layer2 > 0 {
+        HEADER_LAYERS
+    } else if buckets == 1 {
         HEADER
     } else {
         HEADER_BUCKETS
     }
 }
 
-/// Size of a network file of `hidden` neurons and `buckets` output
-/// buckets: the header, per neuron a first-layer column of [`INPUTS`]
-/// weights and a bias (`i16`), then per bucket two output weights a
-/// neuron and a bias (`f32`).
-pub const fn file_size(hidden: usize, buckets: usize) -> usize {
-    header_size(buckets) + hidden * 2 * (INPUTS + 1) + buckets * (4 * 2 * hidden + 4)
+/// Size of a network file of `hidden` neurons, `buckets` output buckets
+/// and a second hidden layer of `layer2` neurons (0: none): the header,
+/// per neuron a first-layer column of [`INPUTS`] weights and a bias
+/// (`i16`), then per bucket the layers after it (`f32`): two output
+/// weights a first-layer neuron and a bias; or, with a second layer,
+/// `2 * hidden` weights and a bias per neuron of it, then one output
+/// weight per neuron of it and a bias.
+pub const fn file_size(hidden: usize, buckets: usize, layer2: usize) -> usize {
+    let head = if layer2 == 0 {
+        2 * hidden + 1
+    } else {
+        layer2 * (2 * hidden + 1) + layer2 + 1
+    };
+    header_size(buckets, layer2) + hidden * 2 * (INPUTS + 1) + buckets * 4 * head
 }
 
-/// Size of a network file for [`HIDDEN`] neurons and [`BUCKETS`] buckets.
-pub const FILE_SIZE: usize = file_size(HIDDEN, BUCKETS);
+/// Size of the compiled network file.
+pub const FILE_SIZE: usize = file_size(HIDDEN, BUCKETS, LAYER2);
 
 /// The output bucket of a position with `pieces` pieces (kings included)
 /// in a network of `buckets` buckets: the piece counts 2..=32 cut into
@@ -146,7 +189,9 @@ pub const fn bucket(pieces: usize, buckets: usize) -> usize {
 // width the evaluation loops take.
 const _: () = {
     assert!(
-        starts_with(NET_BYTES, MAGIC) || starts_with(NET_BYTES, MAGIC_BUCKETS),
+        starts_with(NET_BYTES, MAGIC)
+            || starts_with(NET_BYTES, MAGIC_BUCKETS)
+            || starts_with(NET_BYTES, MAGIC_LAYERS),
         "src/eval/net.bin: bad magic"
     );
     assert!(
@@ -168,13 +213,40 @@ pub struct Network {
     /// First-layer rows, one per input feature.
     ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     ft_bias: [i16; HIDDEN],
-    /// Output weights per bucket: the side to move's half first.
-    out_weights: [[f32; 2 * HIDDEN]; BUCKETS],
-    /// Output bias per bucket.
-    out_bias: [f32; BUCKETS],
+    /// What turns the two accumulators into a score.
+    head: Head,
     /// The network was trained as a correction to the hand-made
     /// evaluation, which the caller must add (see [`Network::residual`]).
     residual: bool,
+}
+
+/// The layers after the first, per output bucket.
+// One value per process, read at every evaluation: the linear head's
+// weights stay inline, next to the first layer's bias, rather than behind
+// a pointer.
+#[allow(clippy::large_enum_variant)]
+enum Head {
+    /// One linear output over the first layer's activations.
+    Linear {
+        /// Output weights per bucket: the side to move's half first.
+        weights: [[f32; 2 * HIDDEN]; BUCKETS],
+        /// Output bias per bucket.
+        bias: [f32; BUCKETS],
+    },
+    /// A second hidden layer, then the linear output.
+    Layered {
+        /// Neurons of the second layer.
+        width: usize,
+        /// Per bucket, per neuron, `2 * HIDDEN` weights (the side to
+        /// move's half first).
+        weights: Vec<f32>,
+        /// Per bucket, per neuron, its bias.
+        bias: Vec<f32>,
+        /// Per bucket, one output weight per neuron.
+        out_weights: Vec<f32>,
+        /// Output bias per bucket.
+        out_bias: [f32; BUCKETS],
+    },
 }
 
 /// The two first-layer sums of a position: index 0 seen from White,
@@ -243,6 +315,9 @@ pub enum NetError {
     /// Built for another number of output buckets.
     #[error("network has {0} output buckets, this binary expects {BUCKETS}")]
     OtherBuckets(u32),
+    /// A second hidden layer no network can have.
+    #[error("network has a second hidden layer of {0} neurons; the width must be from 1 to {MAX_LAYER2}")]
+    Layer2(u32),
     /// Neither standalone (0) nor a correction to the hand-made eval (1).
     #[error("unknown network kind {0}")]
     Kind(u32),
@@ -260,13 +335,18 @@ pub enum NetError {
 /// writes. [`Network`] is the same weights at the compiled width, laid
 /// out for the search.
 ///
-/// The format: magic ([`MAGIC`] for one output bucket, else
-/// [`MAGIC_BUCKETS`]), hidden size (u32), kind (u32: 1 if residual), the
-/// number of buckets (u32, only after [`MAGIC_BUCKETS`]), first-layer rows
-/// (one per input feature, `hidden` weights each) and bias (i16), then
-/// per bucket its output weights (the side to move's half first), then
-/// the buckets' output biases (f32), all little-endian. With one bucket
-/// this is the layout of every file written before buckets existed.
+/// The format: magic ([`MAGIC`] for one output bucket, [`MAGIC_BUCKETS`]
+/// for several, [`MAGIC_LAYERS`] for a second hidden layer), hidden size
+/// (u32), kind (u32: 1 if residual), the number of buckets (u32, not after
+/// [`MAGIC`]), the second layer's width (u32, only after
+/// [`MAGIC_LAYERS`]), first-layer rows (one per input feature, `hidden`
+/// weights each) and bias (i16). Then, all `f32`: with a second layer,
+/// per bucket its rows (one per neuron, `2 * hidden` weights, the side to
+/// move's half first), then per bucket its biases; then per bucket the
+/// output weights (over the second layer's neurons, or over the first
+/// layer's, the side to move's half first), then the buckets' output
+/// biases. All little-endian. With one bucket and no second layer this
+/// is the layout of every file written before buckets existed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetFile {
     /// Hidden neurons per accumulator.
@@ -275,11 +355,19 @@ pub struct NetFile {
     pub residual: bool,
     /// Output buckets ([`bucket`]).
     pub buckets: usize,
+    /// Neurons of the second hidden layer; 0 for none.
+    pub layer2: usize,
     /// First-layer rows, flattened: `INPUTS * hidden`.
     pub ft_weights: Vec<i16>,
     /// First-layer bias: `hidden`.
     pub ft_bias: Vec<i16>,
-    /// Output weights, bucket after bucket: `buckets * 2 * hidden`.
+    /// Second-layer rows, bucket after bucket: `buckets * layer2 * 2 *
+    /// hidden` (empty without that layer).
+    pub l2_weights: Vec<f32>,
+    /// Second-layer biases, bucket after bucket: `buckets * layer2`.
+    pub l2_bias: Vec<f32>,
+    /// Output weights, bucket after bucket: `buckets * layer2`, or
+    /// `buckets * 2 * hidden` without a second layer.
     pub out_weights: Vec<f32>,
     /// Output biases: `buckets`.
     pub out_bias: Vec<f32>,
@@ -298,14 +386,22 @@ impl NetFile {
                 expected: HEADER,
             });
         }
+        let layered = starts_with(bytes, MAGIC_LAYERS);
         let bucketed = starts_with(bytes, MAGIC_BUCKETS);
-        if !bucketed && !starts_with(bytes, MAGIC) {
+        if !layered && !bucketed && !starts_with(bytes, MAGIC) {
             return Err(NetError::Magic);
         }
-        if bucketed && bytes.len() < HEADER_BUCKETS {
+        let header = if layered {
+            HEADER_LAYERS
+        } else if bucketed {
+            HEADER_BUCKETS
+        } else {
+            HEADER
+        };
+        if bytes.len() < header {
             return Err(NetError::Size {
                 got: bytes.len(),
-                expected: HEADER_BUCKETS,
+                expected: header,
             });
         }
         let word = |at: usize| {
@@ -316,18 +412,28 @@ impl NetFile {
         if hidden == 0 || !hidden.is_multiple_of(LANES) {
             return Err(NetError::Width(width));
         }
-        let buckets = if bucketed {
+        let buckets = if bucketed || layered {
             // A bucketed file states a number other than 1: one bucket is
             // written in the older form, so each network has one file.
             let n = word(16);
-            if !(2..=MAX_BUCKETS as u32).contains(&n) {
+            let least = if layered { 1 } else { 2 };
+            if !(least..=MAX_BUCKETS as u32).contains(&n) {
                 return Err(NetError::Buckets(n));
             }
             n as usize
         } else {
             1
         };
-        let expected = file_size(hidden, buckets);
+        let layer2 = if layered {
+            let n = word(20);
+            if !(1..=MAX_LAYER2 as u32).contains(&n) {
+                return Err(NetError::Layer2(n));
+            }
+            n as usize
+        } else {
+            0
+        };
+        let expected = file_size(hidden, buckets, layer2);
         if bytes.len() != expected {
             return Err(NetError::Size {
                 got: bytes.len(),
@@ -341,19 +447,26 @@ impl NetFile {
         };
         let mut ft_weights = vec![0i16; INPUTS * hidden];
         let mut ft_bias = vec![0i16; hidden];
-        let mut out_weights = vec![0f32; buckets * 2 * hidden];
+        let mut l2_weights = vec![0f32; buckets * layer2 * 2 * hidden];
+        let mut l2_bias = vec![0f32; buckets * layer2];
+        let mut out_weights = vec![0f32; buckets * out_inputs(hidden, layer2)];
         let mut out_bias = vec![0f32; buckets];
-        let mut at = header_size(buckets);
+        let mut at = header;
         at += read_i16s(&bytes[at..], &mut ft_weights);
         at += read_i16s(&bytes[at..], &mut ft_bias);
+        at += read_f32s(&bytes[at..], &mut l2_weights);
+        at += read_f32s(&bytes[at..], &mut l2_bias);
         at += read_f32s(&bytes[at..], &mut out_weights);
         read_f32s(&bytes[at..], &mut out_bias);
         Ok(NetFile {
             hidden,
             residual,
             buckets,
+            layer2,
             ft_weights,
             ft_bias,
+            l2_weights,
+            l2_bias,
             out_weights,
             out_bias,
         })
@@ -365,35 +478,67 @@ impl NetFile {
     /// If the weight vectors do not have the lengths `hidden` and
     /// `buckets` give (a bug of the caller, not of any input).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let (h, b) = (self.hidden, self.buckets);
+        let (h, b, l2) = (self.hidden, self.buckets, self.layer2);
         assert!(
             (1..=MAX_BUCKETS).contains(&b)
+                && l2 <= MAX_LAYER2
                 && self.ft_weights.len() == INPUTS * h
                 && self.ft_bias.len() == h
-                && self.out_weights.len() == b * 2 * h
+                && self.l2_weights.len() == b * l2 * 2 * h
+                && self.l2_bias.len() == b * l2
+                && self.out_weights.len() == b * out_inputs(h, l2)
                 && self.out_bias.len() == b,
-            "network weights of the wrong shape for {h} hidden neurons and {b} buckets"
+            "network weights of the wrong shape for {h} hidden neurons, {b} buckets \
+             and a second layer of {l2}"
         );
-        let mut out = Vec::with_capacity(file_size(h, b));
-        out.extend_from_slice(if b == 1 { MAGIC } else { MAGIC_BUCKETS });
+        let mut out = Vec::with_capacity(file_size(h, b, l2));
+        out.extend_from_slice(if l2 > 0 {
+            MAGIC_LAYERS
+        } else if b == 1 {
+            MAGIC
+        } else {
+            MAGIC_BUCKETS
+        });
         out.extend_from_slice(&(h as u32).to_le_bytes());
         out.extend_from_slice(&u32::from(self.residual).to_le_bytes());
-        if b > 1 {
+        if b > 1 || l2 > 0 {
             out.extend_from_slice(&(b as u32).to_le_bytes());
+        }
+        if l2 > 0 {
+            out.extend_from_slice(&(l2 as u32).to_le_bytes());
         }
         for w in self.ft_weights.iter().chain(&self.ft_bias) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        for w in self.out_weights.iter().chain(&self.out_bias) {
+        for w in self
+            .l2_weights
+            .iter()
+            .chain(&self.l2_bias)
+            .chain(&self.out_weights)
+            .chain(&self.out_bias)
+        {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
     }
 }
 
+/// Inputs of the output layer: the second hidden layer's neurons, or
+/// without one both halves of the first layer.
+const fn out_inputs(hidden: usize, layer2: usize) -> usize {
+    if layer2 == 0 {
+        2 * hidden
+    } else {
+        layer2
+    }
+}
+
 impl Network {
     /// Reads a network file (the format `tune nnue` writes) of this
-    /// binary's width and number of buckets.
+    /// binary's width and number of buckets, with or without a second
+    /// hidden layer (its width is the file's: the first layer's width and
+    /// the buckets are compiled in for speed, the second layer's loop
+    /// takes any).
     ///
     /// # Errors
     /// [`NetError`] if the file is not a network ([`NetFile::parse`]) or
@@ -419,20 +564,33 @@ impl Network {
         }
         let mut ft_bias = [0i16; HIDDEN];
         ft_bias.copy_from_slice(&file.ft_bias);
-        let mut out_weights = [[0f32; 2 * HIDDEN]; BUCKETS];
-        for (to, from) in out_weights
-            .iter_mut()
-            .zip(file.out_weights.chunks_exact(2 * HIDDEN))
-        {
-            to.copy_from_slice(from);
-        }
         let mut out_bias = [0f32; BUCKETS];
         out_bias.copy_from_slice(&file.out_bias);
+        let head = if file.layer2 == 0 {
+            let mut weights = [[0f32; 2 * HIDDEN]; BUCKETS];
+            for (to, from) in weights
+                .iter_mut()
+                .zip(file.out_weights.chunks_exact(2 * HIDDEN))
+            {
+                to.copy_from_slice(from);
+            }
+            Head::Linear {
+                weights,
+                bias: out_bias,
+            }
+        } else {
+            Head::Layered {
+                width: file.layer2,
+                weights: file.l2_weights,
+                bias: file.l2_bias,
+                out_weights: file.out_weights,
+                out_bias,
+            }
+        };
         Ok(Network {
             ft_weights,
             ft_bias,
-            out_weights,
-            out_bias,
+            head,
             residual: file.residual,
         })
     }
@@ -562,21 +720,60 @@ impl Network {
             Color::White => (&acc.v[0], &acc.v[1]),
             Color::Black => (&acc.v[1], &acc.v[0]),
         };
-        // Eight independent partial sums, so the loop vectorises.
-        let mut sums = [0f32; 8];
-        for (half, weights) in [us, them]
-            .into_iter()
-            .zip(self.out_weights[bucket].chunks_exact(HIDDEN))
-        {
-            for (a, w) in half.chunks_exact(8).zip(weights.chunks_exact(8)) {
-                for j in 0..8 {
-                    let x = f32::from(a[j].clamp(0, QA));
-                    sums[j] += x * x * w[j];
+        let out = match &self.head {
+            Head::Linear { weights, bias } => {
+                // Eight independent partial sums, so the loop vectorises.
+                let mut sums = [0f32; 8];
+                for (half, weights) in [us, them]
+                    .into_iter()
+                    .zip(weights[bucket].chunks_exact(HIDDEN))
+                {
+                    for (a, w) in half.chunks_exact(8).zip(weights.chunks_exact(8)) {
+                        for j in 0..8 {
+                            let x = f32::from(a[j].clamp(0, QA));
+                            sums[j] += x * x * w[j];
+                        }
+                    }
                 }
+                let total: f32 = sums.iter().sum();
+                total / (f32::from(QA) * f32::from(QA)) + bias[bucket]
             }
-        }
-        let total: f32 = sums.iter().sum();
-        let out = total / (f32::from(QA) * f32::from(QA)) + self.out_bias[bucket];
+            Head::Layered {
+                width,
+                weights,
+                bias,
+                out_weights,
+                out_bias,
+            } => {
+                // The first layer's activations once, as the trainer has
+                // them (0..=1), then each second-layer neuron's sum.
+                let mut x = [0f32; 2 * HIDDEN];
+                for (xs, half) in x.chunks_exact_mut(HIDDEN).zip([us, them]) {
+                    for (xi, a) in xs.iter_mut().zip(half) {
+                        let v = f32::from((*a).clamp(0, QA)) / f32::from(QA);
+                        *xi = v * v;
+                    }
+                }
+                let first = bucket * width;
+                let rows = weights[first * 2 * HIDDEN..(first + width) * 2 * HIDDEN]
+                    .chunks_exact(2 * HIDDEN);
+                let mut out = out_bias[bucket];
+                for ((row, b), w) in rows
+                    .zip(&bias[first..first + width])
+                    .zip(&out_weights[first..first + width])
+                {
+                    let mut sums = [0f32; 8];
+                    for (xc, wc) in x.chunks_exact(8).zip(row.chunks_exact(8)) {
+                        for j in 0..8 {
+                            sums[j] += xc[j] * wc[j];
+                        }
+                    }
+                    let y = (sums.iter().sum::<f32>() + b).clamp(0.0, 1.0);
+                    out += y * y * w;
+                }
+                out
+            }
+        };
         ((out * SCALE) as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
@@ -639,12 +836,15 @@ mod tests {
             residual: true,
             ft_weights: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
             buckets: 1,
+            layer2: 0,
             ft_bias: (0..hidden).map(|i| i as i16).collect(),
+            l2_weights: Vec::new(),
+            l2_bias: Vec::new(),
             out_weights: (0..2 * hidden).map(|i| i as f32 / 64.0).collect(),
             out_bias: vec![-0.25],
         };
         let bytes = file.to_bytes();
-        assert_eq!(bytes.len(), file_size(hidden, 1));
+        assert_eq!(bytes.len(), file_size(hidden, 1, 0));
         let back = NetFile::parse(&bytes).expect("a valid file");
         assert_eq!(back, file);
         assert_eq!(back.to_bytes(), bytes);
@@ -665,8 +865,11 @@ mod tests {
             hidden,
             residual: true,
             buckets,
+            layer2: 0,
             ft_weights: (0..INPUTS * hidden).map(|i| (i % 89) as i16 - 44).collect(),
             ft_bias: (0..hidden).map(|i| i as i16).collect(),
+            l2_weights: Vec::new(),
+            l2_bias: Vec::new(),
             out_weights: (0..buckets * 2 * hidden)
                 .map(|i| i as f32 / 128.0)
                 .collect(),
@@ -674,7 +877,7 @@ mod tests {
         };
         let bytes = file.to_bytes();
         assert_eq!(&bytes[..8], MAGIC_BUCKETS);
-        assert_eq!(bytes.len(), file_size(hidden, buckets));
+        assert_eq!(bytes.len(), file_size(hidden, buckets, 0));
         let back = NetFile::parse(&bytes).expect("a valid bucketed file");
         assert_eq!(back, file);
         assert_eq!(back.to_bytes(), bytes);
@@ -693,6 +896,116 @@ mod tests {
             NetFile::parse(&bytes[..18]),
             Err(NetError::Size { got: 18, .. })
         ));
+    }
+
+    /// A network with a second hidden layer, at this binary's width and
+    /// buckets, of some weights in 0..1 (so that some neurons lie inside
+    /// the clipped range and some beyond).
+    fn layered_file(layer2: usize) -> NetFile {
+        let (hidden, buckets) = (HIDDEN, BUCKETS);
+        let wave = |i: usize, m: usize| ((i * 7919) % m) as f32 / m as f32 - 0.5;
+        NetFile {
+            hidden,
+            residual: false,
+            buckets,
+            layer2,
+            ft_weights: (0..INPUTS * hidden)
+                .map(|i| (wave(i, 101) * 40.0) as i16)
+                .collect(),
+            ft_bias: (0..hidden).map(|i| (i % 9) as i16 * 20).collect(),
+            l2_weights: (0..buckets * layer2 * 2 * hidden)
+                .map(|i| wave(i, 97) * 0.2)
+                .collect(),
+            l2_bias: (0..buckets * layer2).map(|i| wave(i, 13) + 0.3).collect(),
+            out_weights: (0..buckets * layer2).map(|i| wave(i, 11)).collect(),
+            out_bias: (0..buckets).map(|b| b as f32 / 16.0).collect(),
+        }
+    }
+
+    /// A file with a second hidden layer is written under its own magic,
+    /// read back to the same weights and bytes, and its impossible widths
+    /// are refused by name.
+    #[test]
+    fn layered_files_round_trip_and_are_checked() {
+        let file = layered_file(16);
+        let bytes = file.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC_LAYERS);
+        assert_eq!(bytes.len(), file_size(HIDDEN, BUCKETS, 16));
+        let back = NetFile::parse(&bytes).expect("a valid layered file");
+        assert_eq!(back, file);
+        assert_eq!(back.to_bytes(), bytes);
+        for bad in [0u32, MAX_LAYER2 as u32 + 1] {
+            let mut wrong = bytes.clone();
+            wrong[20..24].copy_from_slice(&bad.to_le_bytes());
+            let err = NetFile::parse(&wrong).expect_err("a bad width");
+            assert!(
+                matches!(err, NetError::Layer2(n) if n == bad),
+                "{bad}: {err}"
+            );
+            assert!(err.to_string().contains("second hidden layer"));
+        }
+        let mut wrong = bytes.clone();
+        wrong[16..20].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(NetFile::parse(&wrong), Err(NetError::Buckets(0))));
+        assert!(matches!(
+            NetFile::parse(&bytes[..22]),
+            Err(NetError::Size { got: 22, .. })
+        ));
+        assert!(matches!(
+            NetFile::parse(&bytes[..bytes.len() - 4]),
+            Err(NetError::Size { .. })
+        ));
+    }
+
+    /// The engine's evaluation of a network with a second hidden layer is
+    /// the layers computed one by one from the file's weights.
+    #[test]
+    fn the_second_layer_is_evaluated_as_written() {
+        let file = layered_file(24);
+        let net = Network::from_bytes(&file.to_bytes()).expect("a layered network");
+        let fens = [
+            "bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2",
+            "bqnbrkrn/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/BQNBRKRN b GEge - 0 2",
+            "8/5k2/8/3P4/8/8/2K5/8 w - - 0 1",
+        ];
+        let mut clipped = 0;
+        for fen in fens {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Chess960)
+                .expect("legal");
+            let pieces = pos.board().occupied().count();
+            let b = bucket(pieces, BUCKETS);
+            let acc = net.refresh(pos.board());
+            let (us, them) = match pos.turn() {
+                Color::White => (&acc.v[0], &acc.v[1]),
+                Color::Black => (&acc.v[1], &acc.v[0]),
+            };
+            let x: Vec<f32> = us
+                .iter()
+                .chain(them)
+                .map(|a| (f32::from(*a) / f32::from(QA)).clamp(0.0, 1.0).powi(2))
+                .collect();
+            let mut out = file.out_bias[b];
+            for n in 0..24 {
+                let row = &file.l2_weights[(b * 24 + n) * 2 * HIDDEN..][..2 * HIDDEN];
+                let sum: f32 =
+                    x.iter().zip(row).map(|(x, w)| x * w).sum::<f32>() + file.l2_bias[b * 24 + n];
+                if !(0.0..=1.0).contains(&sum) {
+                    clipped += 1;
+                }
+                out += sum.clamp(0.0, 1.0).powi(2) * file.out_weights[b * 24 + n];
+            }
+            let expected = out * SCALE;
+            let got = net.evaluate(&acc, pos.turn(), pieces);
+            assert!(
+                (got as f32 - expected).abs() <= 1.0,
+                "{fen}: {got} against {expected}"
+            );
+            assert!(expected.abs() > 5.0, "{fen}: a trivial test score");
+        }
+        assert!(clipped > 0 && clipped < 3 * 24, "{clipped} neurons clipped");
     }
 
     /// Buckets cut the piece counts 2..=32 into ranges in order, each
