@@ -961,7 +961,15 @@ mod tests {
     /// the layers computed one by one from the file's weights.
     #[test]
     fn the_second_layer_is_evaluated_as_written() {
-        let file = layered_file(24);
+        // Widths even and odd, in case a faster loop takes neurons in
+        // blocks.
+        for width in [24, 7] {
+            check_second_layer(width);
+        }
+    }
+
+    fn check_second_layer(width: usize) {
+        let file = layered_file(width);
         let net = Network::from_bytes(&file.to_bytes()).expect("a layered network");
         let fens = [
             "bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2",
@@ -988,24 +996,27 @@ mod tests {
                 .map(|a| (f32::from(*a) / f32::from(QA)).clamp(0.0, 1.0).powi(2))
                 .collect();
             let mut out = file.out_bias[b];
-            for n in 0..24 {
-                let row = &file.l2_weights[(b * 24 + n) * 2 * HIDDEN..][..2 * HIDDEN];
-                let sum: f32 =
-                    x.iter().zip(row).map(|(x, w)| x * w).sum::<f32>() + file.l2_bias[b * 24 + n];
+            for n in 0..width {
+                let row = &file.l2_weights[(b * width + n) * 2 * HIDDEN..][..2 * HIDDEN];
+                let sum: f32 = x.iter().zip(row).map(|(x, w)| x * w).sum::<f32>()
+                    + file.l2_bias[b * width + n];
                 if !(0.0..=1.0).contains(&sum) {
                     clipped += 1;
                 }
-                out += sum.clamp(0.0, 1.0).powi(2) * file.out_weights[b * 24 + n];
+                out += sum.clamp(0.0, 1.0).powi(2) * file.out_weights[b * width + n];
             }
             let expected = out * SCALE;
             let got = net.evaluate(&acc, pos.turn(), pieces);
             assert!(
                 (got as f32 - expected).abs() <= 1.0,
-                "{fen}: {got} against {expected}"
+                "{width}, {fen}: {got} against {expected}"
             );
             assert!(expected.abs() > 5.0, "{fen}: a trivial test score");
         }
-        assert!(clipped > 0 && clipped < 3 * 24, "{clipped} neurons clipped");
+        assert!(
+            clipped > 0 && clipped < 3 * width,
+            "{width}: {clipped} neurons clipped"
+        );
     }
 
     /// Buckets cut the piece counts 2..=32 into ranges in order, each
