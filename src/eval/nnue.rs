@@ -238,8 +238,14 @@ enum Head {
         /// Neurons of the second layer.
         width: usize,
         /// Per bucket, per neuron, `2 * HIDDEN` weights (the side to
-        /// move's half first).
-        weights: Vec<f32>,
+        /// move's half first), as integers: the file's weights times a
+        /// factor chosen at load ([`quantise_layer2`]). Why integers:
+        /// `i16` products summed in `i32` take half the instructions of
+        /// `f32` ones (and half the memory), and this layer is most of a
+        /// layered network's cost.
+        weights: Vec<i16>,
+        /// What one unit of a neuron's integer sum is worth.
+        unit: f32,
         /// Per bucket, per neuron, its bias.
         bias: Vec<f32>,
         /// Per bucket, one output weight per neuron.
@@ -579,9 +585,11 @@ impl Network {
                 bias: out_bias,
             }
         } else {
+            let (weights, unit) = quantise_layer2(&file.l2_weights);
             Head::Layered {
                 width: file.layer2,
-                weights: file.l2_weights,
+                weights,
+                unit,
                 bias: file.l2_bias,
                 out_weights: file.out_weights,
                 out_bias,
@@ -741,17 +749,18 @@ impl Network {
             Head::Layered {
                 width,
                 weights,
+                unit,
                 bias,
                 out_weights,
                 out_bias,
             } => {
-                // The first layer's activations once, as the trainer has
-                // them (0..=1), then each second-layer neuron's sum.
-                let mut x = [0f32; 2 * HIDDEN];
+                // The first layer's activations once, as integers of
+                // 0..=ACTIVATION_MAX, then each second-layer neuron's sum.
+                let mut x = [0i16; 2 * HIDDEN];
                 for (xs, half) in x.chunks_exact_mut(HIDDEN).zip([us, them]) {
                     for (xi, a) in xs.iter_mut().zip(half) {
-                        let v = f32::from((*a).clamp(0, QA)) / f32::from(QA);
-                        *xi = v * v;
+                        let c = i32::from((*a).clamp(0, QA));
+                        *xi = ((c * c + (1 << (ACTIVATION_SHIFT - 1))) >> ACTIVATION_SHIFT) as i16;
                     }
                 }
                 let first = bucket * width;
@@ -762,13 +771,12 @@ impl Network {
                     .zip(&bias[first..first + width])
                     .zip(&out_weights[first..first + width])
                 {
-                    let mut sums = [0f32; 8];
-                    for (xc, wc) in x.chunks_exact(8).zip(row.chunks_exact(8)) {
-                        for j in 0..8 {
-                            sums[j] += xc[j] * wc[j];
-                        }
-                    }
-                    let y = (sums.iter().sum::<f32>() + b).clamp(0.0, 1.0);
+                    let sum: i32 = x
+                        .iter()
+                        .zip(row)
+                        .map(|(x, w)| i32::from(*x) * i32::from(*w))
+                        .sum();
+                    let y = (sum as f32 * unit + b).clamp(0.0, 1.0);
                     out += y * y * w;
                 }
                 out
@@ -776,6 +784,43 @@ impl Network {
         };
         ((out * SCALE) as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
+}
+
+/// Bits a squared first-layer activation (`clamp(a, 0, QA)^2`, up to
+/// `QA * QA`) is shifted right by, rounding, to fit the second layer's
+/// integer products: at most [`ACTIVATION_MAX`].
+const ACTIVATION_SHIFT: u32 = 8;
+/// The largest activation the second layer sees as an integer:
+/// `(QA * QA + 128) >> 8`.
+const ACTIVATION_MAX: i64 =
+    ((QA as i64 * QA as i64) + (1 << (ACTIVATION_SHIFT - 1))) >> ACTIVATION_SHIFT;
+
+/// A second layer's weights as `i16` and the worth of one unit of a
+/// neuron's integer sum. The factor is the largest power of two that
+/// keeps every weight inside `i16` and every sum of `2 * HIDDEN`
+/// products inside `i32`, so no weight or sum is clipped; it leaves each
+/// weight at least 15 significant bits when they allow, and the rounding
+/// of the activations (1/254 of their range at most) stays below a
+/// centipawn in the output.
+fn quantise_layer2(weights: &[f32]) -> (Vec<i16>, f32) {
+    let largest = weights.iter().fold(0f32, |m, w| m.max(w.abs()));
+    let sum_bound = (i64::from(i32::MAX) / (ACTIVATION_MAX * 2 * HIDDEN as i64)) as f32;
+    let bound = sum_bound.min(f32::from(i16::MAX));
+    let mut factor = 1f32;
+    if largest > 0.0 {
+        while largest * factor * 2.0 <= bound {
+            factor *= 2.0;
+        }
+        while largest * factor > bound {
+            factor /= 2.0;
+        }
+    }
+    let quantised = weights
+        .iter()
+        .map(|w| (w * factor).round() as i16)
+        .collect();
+    let activation = f32::from(QA) * f32::from(QA) / (1u32 << ACTIVATION_SHIFT) as f32;
+    (quantised, 1.0 / (factor * activation))
 }
 
 /// The network compiled into the binary.
