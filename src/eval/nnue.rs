@@ -33,7 +33,8 @@
 //!
 //! First-layer weights and biases are stored as `i16` scaled by [`QA`] (the
 //! trainer clips them so that a full board cannot overflow); the layers
-//! after it stay `f32`. The weights come from `tools/nnue` (Stockfish-labelled
+//! after it are stored as `f32` (the engine quantises a second layer to
+//! integers when it loads it). The weights come from `tools/nnue` (Stockfish-labelled
 //! Chess960 positions, trained by `tune nnue`; see its README) and are
 //! compiled into the binary from `net.bin`.
 
