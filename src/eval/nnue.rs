@@ -899,6 +899,22 @@ mod tests {
         assert!(refused.to_string().contains(&format!("expects {HIDDEN}")));
     }
 
+    /// `file`'s bytes, checked: they start with `magic`, have the length
+    /// the file's shape gives, and read back to the same weights and the
+    /// same bytes.
+    fn round_trip(file: &NetFile, magic: &[u8; 8]) -> Vec<u8> {
+        let bytes = file.to_bytes();
+        assert_eq!(&bytes[..8], magic);
+        assert_eq!(
+            bytes.len(),
+            file_size(file.hidden, file.buckets, file.layer2)
+        );
+        let back = NetFile::parse(&bytes).expect("a valid file");
+        assert_eq!(&back, file);
+        assert_eq!(back.to_bytes(), bytes);
+        bytes
+    }
+
     /// A file of several output buckets is written in the bucketed form,
     /// read back to the same weights and bytes, and refused by a binary
     /// built for another number of buckets; impossible bucket counts are
@@ -921,12 +937,7 @@ mod tests {
                 .collect(),
             out_bias: (0..buckets).map(|b| b as f32 / 8.0).collect(),
         };
-        let bytes = file.to_bytes();
-        assert_eq!(&bytes[..8], MAGIC_BUCKETS);
-        assert_eq!(bytes.len(), file_size(hidden, buckets, 0));
-        let back = NetFile::parse(&bytes).expect("a valid bucketed file");
-        assert_eq!(back, file);
-        assert_eq!(back.to_bytes(), bytes);
+        let bytes = round_trip(&file, MAGIC_BUCKETS);
         let refused = Network::from_bytes(&bytes).err().expect("other buckets");
         assert!(matches!(refused, NetError::OtherBuckets(b) if b as usize == buckets));
         for bad in [0u32, 1, MAX_BUCKETS as u32 + 1] {
@@ -973,13 +984,7 @@ mod tests {
     /// are refused by name.
     #[test]
     fn layered_files_round_trip_and_are_checked() {
-        let file = layered_file(16);
-        let bytes = file.to_bytes();
-        assert_eq!(&bytes[..8], MAGIC_LAYERS);
-        assert_eq!(bytes.len(), file_size(HIDDEN, BUCKETS, 16));
-        let back = NetFile::parse(&bytes).expect("a valid layered file");
-        assert_eq!(back, file);
-        assert_eq!(back.to_bytes(), bytes);
+        let bytes = round_trip(&layered_file(16), MAGIC_LAYERS);
         for bad in [0u32, MAX_LAYER2 as u32 + 1] {
             let mut wrong = bytes.clone();
             wrong[20..24].copy_from_slice(&bad.to_le_bytes());
