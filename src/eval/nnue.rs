@@ -160,12 +160,20 @@ const fn header_size(buckets: usize, layer2: usize) -> usize {
 /// `2 * hidden` weights and a bias per neuron of it, then one output
 /// weight per neuron of it and a bias.
 pub const fn file_size(hidden: usize, buckets: usize, layer2: usize) -> usize {
-    let head = if layer2 == 0 {
-        2 * hidden + 1
-    } else {
-        layer2 * (2 * hidden + 1) + layer2 + 1
-    };
+    let head = layer2 * (2 * hidden + 1) + out_inputs(hidden, layer2) + 1;
     header_size(buckets, layer2) + hidden * 2 * (INPUTS + 1) + buckets * 4 * head
+}
+
+/// Inputs of the output layer of a network of `hidden` neurons and a
+/// second hidden layer of `layer2` (0: none): that layer's neurons, or
+/// without one both halves of the first layer. One function for the file,
+/// the engine and the trainer.
+pub const fn out_inputs(hidden: usize, layer2: usize) -> usize {
+    if layer2 == 0 {
+        2 * hidden
+    } else {
+        layer2
+    }
 }
 
 /// Size of the compiled network file.
@@ -527,16 +535,6 @@ impl NetFile {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
-    }
-}
-
-/// Inputs of the output layer: the second hidden layer's neurons, or
-/// without one both halves of the first layer.
-const fn out_inputs(hidden: usize, layer2: usize) -> usize {
-    if layer2 == 0 {
-        2 * hidden
-    } else {
-        layer2
     }
 }
 

@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use chess960::eval::nnue::{
-    bucket, features, NetFile, CLIP, HIDDEN, INPUTS, LANES, MAX_BUCKETS, MAX_LAYER2, QA, SCALE,
+    bucket, features, out_inputs, NetFile, CLIP, HIDDEN, INPUTS, LANES, MAX_BUCKETS, MAX_LAYER2,
+    QA, SCALE,
 };
 use chess960::notation::parse_fen;
 use clap::Args;
@@ -404,13 +405,12 @@ struct Params {
 
 impl Params {
     fn zeros(hidden: usize, buckets: usize, layer2: usize) -> Params {
-        let out = if layer2 == 0 { 2 * hidden } else { layer2 };
         Params {
             ft_w: vec![0.0; INPUTS * hidden],
             ft_b: vec![0.0; hidden],
             l2_w: vec![0.0; buckets * layer2 * 2 * hidden],
             l2_b: vec![0.0; buckets * layer2],
-            out_w: vec![0.0; buckets * out],
+            out_w: vec![0.0; buckets * out_inputs(hidden, layer2)],
             out_b: vec![0.0; buckets],
         }
     }
