@@ -22,7 +22,7 @@ pub mod nnue;
 use shakmaty::{Board, Chess, Position};
 
 pub use handmade::{has_non_pawn_material, pawn_key, trace, Trace};
-use nnue::{network, Accumulator, Network};
+use nnue::{network, Accumulator, Delta, Network};
 
 /// Material values for weighing exchanges: static exchange evaluation,
 /// MVV-LVA ordering and the quiescence delta margin (pawn..king). The king
@@ -50,9 +50,18 @@ pub fn evaluate(pos: &Chess) -> i32 {
 
 /// The evaluation along one search path: the network's accumulators for
 /// each ply, updated as moves are made rather than summed from scratch.
+///
+/// Updates are lazy: a move only records what it changes ([`Delta`]), and
+/// the accumulators of a ply are brought up to date when its evaluation is
+/// asked for, from the nearest ply below that is. Many nodes never ask (a
+/// table cutoff, an eval stored in the table, a check, a repetition), and
+/// their updates are never made.
 pub struct PathEval {
     net: &'static Network,
     accs: Vec<Accumulator>,
+    /// Per ply, the change from the ply below not yet applied to its
+    /// accumulators (`None`: they are up to date). Ply 0 is always.
+    pending: Vec<Option<Delta>>,
 }
 
 impl PathEval {
@@ -60,27 +69,52 @@ impl PathEval {
     pub fn new(root: &Board, plies: usize) -> PathEval {
         let net = network();
         let acc = net.refresh(root);
+        let plies = plies.max(1);
         PathEval {
             net,
-            accs: vec![acc; plies.max(1)],
+            accs: vec![acc; plies],
+            pending: vec![None; plies],
         }
     }
 
     /// The move from `parent` (at `ply`) to `child` (at `ply + 1`).
     pub fn push(&mut self, ply: usize, parent: &Board, child: &Board) {
-        let (done, next) = self.accs.split_at_mut(ply + 1);
-        self.net.update(&done[ply], parent, child, &mut next[0]);
+        match Delta::between(parent, child) {
+            Some(delta) => self.pending[ply + 1] = Some(delta),
+            None => {
+                // Not one move: made now, from up-to-date accumulators.
+                self.bring_up_to_date(ply);
+                let (done, next) = self.accs.split_at_mut(ply + 1);
+                self.net.update(&done[ply], parent, child, &mut next[0]);
+                self.pending[ply + 1] = None;
+            }
+        }
     }
 
     /// A null move at `ply`: the same pieces one ply deeper.
     pub fn push_null(&mut self, ply: usize) {
-        let (done, next) = self.accs.split_at_mut(ply + 1);
-        next[0].clone_from(&done[ply]);
+        self.pending[ply + 1] = Some(Delta::NONE);
     }
 
     /// The evaluation of `pos`, the position at `ply` of the path.
-    pub fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+    pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        self.bring_up_to_date(ply);
         total(self.net, &self.accs[ply], pos)
+    }
+
+    /// Apply the pending changes of the plies up to `ply`, from the
+    /// nearest ply below it whose accumulators are up to date.
+    fn bring_up_to_date(&mut self, ply: usize) {
+        let mut from = ply;
+        while from > 0 && self.pending[from].is_some() {
+            from -= 1;
+        }
+        for p in from + 1..=ply {
+            if let Some(delta) = self.pending[p].take() {
+                let (done, next) = self.accs.split_at_mut(p);
+                self.net.apply(&done[p - 1], &delta, &mut next[0]);
+            }
+        }
     }
 }
 
@@ -104,5 +138,55 @@ mod tests {
             pos = child;
             assert_eq!(path.evaluate(&pos, ply + 1), evaluate(&pos), "ply {ply}");
         }
+    }
+
+    /// Lazy updates: a tree walked the way a search walks it (down and
+    /// back up, null moves, most plies never evaluated) gives every ply
+    /// that is evaluated the from-scratch score.
+    #[test]
+    fn lazy_updates_follow_the_search_path() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let root =
+            parse_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1").expect("FEN");
+        let mut path = PathEval::new(root.board(), 16);
+        let mut line = vec![root];
+        let mut checked = 0;
+        for _ in 0..4000 {
+            let ply = line.len() - 1;
+            let pos = line[ply].clone();
+            let moves = pos.legal_moves();
+            if ply + 1 >= 16 || moves.is_empty() || rng.gen_bool(0.3) {
+                if ply > 0 {
+                    line.pop();
+                }
+                continue;
+            }
+            let child = if rng.gen_bool(0.1) && !pos.is_check() {
+                path.push_null(ply);
+                let Ok(child) = pos.clone().swap_turn() else {
+                    continue;
+                };
+                child
+            } else {
+                let m = moves[rng.gen_range(0..moves.len())];
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                path.push(ply, pos.board(), child.board());
+                child
+            };
+            line.push(child);
+            if rng.gen_bool(0.3) {
+                let at = rng.gen_range(0..line.len());
+                // Only the current node and its ancestors are on the path.
+                assert_eq!(
+                    path.evaluate(&line[at], at),
+                    evaluate(&line[at]),
+                    "ply {at}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "{checked} evaluations checked");
     }
 }

@@ -13,8 +13,11 @@
 //! * Two accumulators, one seen from White and one from Black, share the
 //!   same first-layer weights (the board is mirrored for Black). Each is the
 //!   bias plus the weight rows of the pieces on the board; a move changes
-//!   only the rows of the pieces it moves, so [`Network::update`] adds and
-//!   removes a few rows instead of summing all of them.
+//!   only the rows of the pieces it moves (a [`Delta`]), so
+//!   [`Network::apply`] adds and removes a few rows, in one pass over the
+//!   accumulator, instead of summing all of them; the search applies a
+//!   ply's delta only when that ply's evaluation is asked for
+//!   ([`super::PathEval`]).
 //! * The side to move's accumulator, then the other, each through a
 //!   squared clipped ReLU (`clamp(x, 0, 1)^2`), into one linear output,
 //!   which times [`SCALE`] is centipawns for the side to move.
@@ -270,6 +273,57 @@ enum Head {
 #[repr(align(64))]
 pub struct Accumulator {
     v: [[i16; HIDDEN]; 2],
+}
+
+/// What one move changes for the first layer: the pieces it takes off
+/// squares and the pieces it puts on squares (at most [`FUSED_PIECES`]
+/// of each), found by comparing the boards before and after, so that
+/// castling, en passant, promotions and null moves need no case of their
+/// own. Small and cheap to make: the search keeps one per ply and applies
+/// it only when the ply's evaluation is asked for.
+#[derive(Clone, Copy)]
+pub struct Delta {
+    gone: [(Color, Role, u8); FUSED_PIECES],
+    came: [(Color, Role, u8); FUSED_PIECES],
+    n_gone: u8,
+    n_came: u8,
+}
+
+impl Delta {
+    /// No change: a null move.
+    pub const NONE: Delta = Delta {
+        gone: [(Color::White, Role::Pawn, 0); FUSED_PIECES],
+        came: [(Color::White, Role::Pawn, 0); FUSED_PIECES],
+        n_gone: 0,
+        n_came: 0,
+    };
+
+    /// The change from `parent` to `child`, or `None` when it is more than
+    /// one move makes.
+    pub fn between(parent: &Board, child: &Board) -> Option<Delta> {
+        let mut delta = Delta::NONE;
+        for color in [Color::White, Color::Black] {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let before = parent.by_piece(piece);
+                let after = child.by_piece(piece);
+                if before == after {
+                    continue;
+                }
+                for sq in before & !after {
+                    let slot = delta.gone.get_mut(usize::from(delta.n_gone))?;
+                    *slot = (color, role, u8::from(sq));
+                    delta.n_gone += 1;
+                }
+                for sq in after & !before {
+                    let slot = delta.came.get_mut(usize::from(delta.n_came))?;
+                    *slot = (color, role, u8::from(sq));
+                    delta.n_came += 1;
+                }
+            }
+        }
+        Some(delta)
+    }
 }
 
 /// Input feature of a piece of `color` and `role` on `sq` (0..64), seen
@@ -647,52 +701,74 @@ impl Network {
     /// The accumulators of `child` from those of `parent`: only the pieces
     /// that differ between the two boards are added or removed, so any
     /// move (castling, en passant, promotion) and a null move are handled
-    /// alike.
+    /// alike, and boards further apart piece by piece.
     pub fn update(&self, acc: &Accumulator, parent: &Board, child: &Board, out: &mut Accumulator) {
+        match Delta::between(parent, child) {
+            Some(delta) => self.apply(acc, &delta, out),
+            None => {
+                out.clone_from(acc);
+                for color in [Color::White, Color::Black] {
+                    for role in Role::ALL {
+                        let piece = Piece { color, role };
+                        let before = parent.by_piece(piece);
+                        let after = child.by_piece(piece);
+                        for sq in before & !after {
+                            self.sub(out, color, role, usize::from(sq));
+                        }
+                        for sq in after & !before {
+                            self.add(out, color, role, usize::from(sq));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The accumulators after `delta`, from those before it.
+    pub fn apply(&self, acc: &Accumulator, delta: &Delta, out: &mut Accumulator) {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { self.update_avx2(acc, parent, child, out) };
+            unsafe { self.apply_avx2(acc, delta, out) };
             return;
         }
-        self.update_body(acc, parent, child, out);
+        self.apply_body(acc, delta, out);
     }
 
-    /// [`Network::update`] compiled for AVX2 (twice the lanes of the
+    /// [`Network::apply`] compiled for AVX2 (twice the lanes of the
     /// baseline SSE2); same operations, so the same result.
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2(
-        &self,
-        acc: &Accumulator,
-        parent: &Board,
-        child: &Board,
-        out: &mut Accumulator,
-    ) {
-        self.update_body(acc, parent, child, out);
+    unsafe fn apply_avx2(&self, acc: &Accumulator, delta: &Delta, out: &mut Accumulator) {
+        self.apply_body(acc, delta, out);
     }
 
     #[inline(always)]
-    fn update_body(&self, acc: &Accumulator, parent: &Board, child: &Board, out: &mut Accumulator) {
-        out.clone_from(acc);
-        for color in [Color::White, Color::Black] {
-            for role in Role::ALL {
-                let piece = Piece { color, role };
-                let before = parent.by_piece(piece);
-                let after = child.by_piece(piece);
-                if before == after {
-                    continue;
-                }
-                for sq in before & !after {
-                    self.sub(out, color, role, usize::from(sq));
-                }
-                for sq in after & !before {
-                    self.add(out, color, role, usize::from(sq));
-                }
+    fn apply_body(&self, acc: &Accumulator, delta: &Delta, out: &mut Accumulator) {
+        let gone = &delta.gone[..usize::from(delta.n_gone)];
+        let came = &delta.came[..usize::from(delta.n_came)];
+        for (view, viewer) in [Color::White, Color::Black].into_iter().enumerate() {
+            let row = |&(color, role, sq): &(Color, Role, u8)| {
+                &self.ft_weights[feature(viewer, color, role, usize::from(sq))]
+            };
+            // (The bias row only fills the unused slots.)
+            let mut subs = [&self.ft_bias; FUSED_PIECES];
+            let mut adds = subs;
+            for (slot, piece) in subs.iter_mut().zip(gone) {
+                *slot = row(piece);
             }
+            for (slot, piece) in adds.iter_mut().zip(came) {
+                *slot = row(piece);
+            }
+            fused(
+                &acc.v[view],
+                &subs[..gone.len()],
+                &adds[..came.len()],
+                &mut out.v[view],
+            );
         }
     }
 
@@ -782,6 +858,60 @@ impl Network {
             }
         };
         ((out * SCALE) as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+/// Most pieces one move takes off squares, and most it puts on squares
+/// (castling: king and rook each way): what a [`Delta`] holds.
+const FUSED_PIECES: usize = 2;
+
+/// `out = src - subs + adds`, row by row, in one pass over the
+/// accumulator: it is read and written once, not once per piece. Integer
+/// wrapping sums do not depend on their order, so the result is the one
+/// piece-by-piece updates give.
+#[inline(always)]
+fn fused(
+    src: &[i16; HIDDEN],
+    subs: &[&[i16; HIDDEN]],
+    adds: &[&[i16; HIDDEN]],
+    out: &mut [i16; HIDDEN],
+) {
+    match (subs, adds) {
+        ([s0], [a0]) => {
+            for i in 0..HIDDEN {
+                out[i] = src[i].wrapping_sub(s0[i]).wrapping_add(a0[i]);
+            }
+        }
+        ([s0, s1], [a0]) => {
+            for i in 0..HIDDEN {
+                out[i] = src[i]
+                    .wrapping_sub(s0[i])
+                    .wrapping_sub(s1[i])
+                    .wrapping_add(a0[i]);
+            }
+        }
+        ([s0, s1], [a0, a1]) => {
+            for i in 0..HIDDEN {
+                out[i] = src[i]
+                    .wrapping_sub(s0[i])
+                    .wrapping_sub(s1[i])
+                    .wrapping_add(a0[i])
+                    .wrapping_add(a1[i]);
+            }
+        }
+        _ => {
+            *out = *src;
+            for row in subs {
+                for (o, w) in out.iter_mut().zip(row.iter()) {
+                    *o = o.wrapping_sub(*w);
+                }
+            }
+            for row in adds {
+                for (o, w) in out.iter_mut().zip(row.iter()) {
+                    *o = o.wrapping_add(*w);
+                }
+            }
+        }
     }
 }
 

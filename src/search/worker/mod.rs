@@ -255,7 +255,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The evaluation of `pos`, the position at `ply` of the current path.
-    fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+    fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
         self.eval.evaluate(pos, ply)
     }
 
@@ -406,7 +406,7 @@ impl<'a> Worker<'a> {
     /// by what searches learnt about the pawn structure (what pruning
     /// uses). Both are `-INFINITY` in check.
     fn static_eval(
-        &self,
+        &mut self,
         pos: &Chess,
         ply: usize,
         in_check: bool,
