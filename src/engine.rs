@@ -63,8 +63,9 @@ pub struct GoRequest {
 /// The static evaluation of a position, as `eval` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Evaluation {
-    /// What the search uses (the network's correction included), in
-    /// centipawns for the side to move.
+    /// What the search uses (the network's score, plus the hand-made
+    /// terms when the network is a correction to them), in centipawns for
+    /// the side to move.
     pub total_cp: i32,
     /// The hand-made terms alone.
     pub hand_made_cp: i32,

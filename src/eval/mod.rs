@@ -2,18 +2,25 @@
 //!
 //! Two layers, each its own module:
 //!
+//! * [`nnue`]: a small (768->N)x2->1 network (weights in `net.bin`, whose
+//!   header sets N, 256 in the committed file, the number of output buckets
+//!   chosen by the piece count, 1 in the committed file, and whether it is
+//!   a whole evaluation, as the committed file is, or a correction to the
+//!   hand-made score), its first layer updated incrementally as moves are
+//!   made;
 //! * [`handmade`]: tapered material and piece-square values plus the terms
 //!   that matter in Chess960, linear in fitted weights (its parameters are
-//!   declared once, in [`handmade::params`]);
-//! * [`nnue`]: a small (768->N)x2->1 network (weights in `net.bin`, whose
-//!   header sets N, 128 in the committed file, and the number of output
-//!   buckets chosen by the piece count, 1 in the committed file) trained as
-//!   a correction to the hand-made score, its first layer updated
-//!   incrementally as moves are made.
+//!   declared once, in [`handmade::params`]): what a correcting
+//!   ("residual") network is added to, the root of the own-data lineage,
+//!   and the `eval` command's second line.
 //!
-//! What the search uses is their sum, written once here (`total`) and
-//! reached two ways: [`evaluate`] from scratch (the `eval` command, tools,
-//! tests) and [`PathEval`] incrementally along the search path. Scores are
+//! What the search uses is written once here (`total`): the network's
+//! score, plus the hand-made one for a residual network. Why the committed
+//! network is a whole evaluation: trained on the same labels it fits them
+//! better than a correction does, and the hand-made terms, a quarter of
+//! the search's time, are not computed at all. It is reached two ways:
+//! [`evaluate`] from scratch (the `eval` command, tools, tests) and
+//! [`PathEval`] incrementally along the search path. Scores are
 //! centipawns for the side to move.
 
 pub mod handmade;
