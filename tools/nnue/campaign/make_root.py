@@ -12,7 +12,8 @@ usage: make_root.py SOURCE_TREE
 
 Rewrites SOURCE_TREE/src/eval/handmade/weights.rs (every group but
 HAND_SET to zero) and SOURCE_TREE/src/eval/net.bin (a residual network of
-zeros: the evaluation is then the hand-made one alone).
+zeros, as wide as the file it replaces, which the build compiles for: the
+evaluation is then the hand-made one alone).
 """
 import re
 import struct
@@ -23,9 +24,9 @@ from pathlib import Path
 # header): they keep their values.
 HAND_SET = {"outpost_knight", "outpost_bishop", "rook_seventh", "backward", "safe_check"}
 
-# The network file format of src/eval/nnue.rs (C960NN02).
+# The network file format of src/eval/nnue.rs (C960NN02): the magic, then
+# the width as a little-endian u32 (any later format keeps it there).
 MAGIC = b"C960NN02"
-HIDDEN = 128
 INPUTS = 768
 
 
@@ -60,11 +61,13 @@ def main():
         "#[rustfmt::skip]\n"
     )
     wpath.write_text(header + body)
+    npath = root / "src/eval/net.bin"
+    (hidden,) = struct.unpack_from("<I", npath.read_bytes(), 8)
     net = bytearray(MAGIC)
-    net += struct.pack("<II", HIDDEN, 1)
-    net += bytes(2 * (INPUTS * HIDDEN + HIDDEN))
-    net += bytes(4 * (2 * HIDDEN + 1))
-    (root / "src/eval/net.bin").write_bytes(bytes(net))
+    net += struct.pack("<II", hidden, 1)
+    net += bytes(2 * (INPUTS * hidden + hidden))
+    net += bytes(4 * (2 * hidden + 1))
+    npath.write_bytes(bytes(net))
 
 
 if __name__ == "__main__":
