@@ -276,7 +276,7 @@ pub struct Accumulator {
 }
 
 /// What one move changes for the first layer: the pieces it takes off
-/// squares and the pieces it puts on squares (at most [`FUSED_PIECES`]
+/// squares and the pieces it puts on squares (at most two
 /// of each), found by comparing the boards before and after, so that
 /// castling, en passant, promotions and null moves need no case of their
 /// own. Small and cheap to make: the search keeps one per ply and applies
