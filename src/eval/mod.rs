@@ -89,10 +89,8 @@ impl PathEval {
         match Delta::between(parent, child) {
             Some(delta) => self.pending[ply + 1] = Some(delta),
             None => {
-                // Not one move: made now, from up-to-date accumulators.
-                self.bring_up_to_date(ply);
-                let (done, next) = self.accs.split_at_mut(ply + 1);
-                self.net.update(&done[ply], parent, child, &mut next[0]);
+                // Not one move: summed from scratch, now.
+                self.accs[ply + 1] = self.net.refresh(child);
                 self.pending[ply + 1] = None;
             }
         }

@@ -688,42 +688,6 @@ impl Network {
         }
     }
 
-    #[inline(always)]
-    fn sub(&self, acc: &mut Accumulator, color: Color, role: Role, sq: usize) {
-        for (v, viewer) in acc.v.iter_mut().zip([Color::White, Color::Black]) {
-            let row = &self.ft_weights[feature(viewer, color, role, sq)];
-            for (a, w) in v.iter_mut().zip(row) {
-                *a = a.wrapping_sub(*w);
-            }
-        }
-    }
-
-    /// The accumulators of `child` from those of `parent`: only the pieces
-    /// that differ between the two boards are added or removed, so any
-    /// move (castling, en passant, promotion) and a null move are handled
-    /// alike, and boards further apart piece by piece.
-    pub fn update(&self, acc: &Accumulator, parent: &Board, child: &Board, out: &mut Accumulator) {
-        match Delta::between(parent, child) {
-            Some(delta) => self.apply(acc, &delta, out),
-            None => {
-                out.clone_from(acc);
-                for color in [Color::White, Color::Black] {
-                    for role in Role::ALL {
-                        let piece = Piece { color, role };
-                        let before = parent.by_piece(piece);
-                        let after = child.by_piece(piece);
-                        for sq in before & !after {
-                            self.sub(out, color, role, usize::from(sq));
-                        }
-                        for sq in after & !before {
-                            self.add(out, color, role, usize::from(sq));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// The accumulators after `delta`, from those before it.
     pub fn apply(&self, acc: &Accumulator, delta: &Delta, out: &mut Accumulator) {
         #[cfg(target_arch = "x86_64")]
@@ -1257,7 +1221,8 @@ mod tests {
                     let mut child = pos.clone();
                     child.play_unchecked(m);
                     let mut next = acc.clone();
-                    net.update(&acc, pos.board(), child.board(), &mut next);
+                    let delta = Delta::between(pos.board(), child.board()).expect("one move");
+                    net.apply(&acc, &delta, &mut next);
                     let fresh = net.refresh(child.board());
                     assert_eq!(next.v, fresh.v, "after {m:?}");
                     let pieces = child.board().occupied().count();
