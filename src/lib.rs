@@ -45,6 +45,7 @@ pub mod engine;
 pub mod eval;
 pub mod event;
 pub mod html;
+mod memory;
 pub mod notation;
 pub mod numbering;
 pub mod openings;

@@ -62,7 +62,7 @@ impl LeafCache {
 
     #[inline]
     fn prefetch(&self, i: usize) {
-        super::table::prefetch(&self.entries[i]);
+        crate::memory::prefetch(&self.entries[i]);
     }
 
     #[inline]

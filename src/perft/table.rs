@@ -25,12 +25,13 @@
 //! rest, so large subtrees stay while small ones churn.
 //!
 //! Memory: the buckets are allocated zeroed and the operating system maps
-//! pages as they are first written (see `ZeroedBuckets`), so the resident
+//! pages as they are first written (see `crate::memory`), so the resident
 //! size grows up to the configured size and never beyond it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::key::{Key, STATE_BITS};
+use crate::memory::{prefetch, Zeroable, ZeroedArray};
 
 const LOCK: u64 = 1 << 63;
 const DEPTH_BITS: u32 = 6;
@@ -49,131 +50,15 @@ const _: () = assert!(COUNT_BITS >= 36);
 #[repr(C, align(64))]
 struct Bucket([AtomicU64; 8]);
 
+// SAFETY: all-zero words are an empty bucket (occupied squares 0, count 0).
+unsafe impl Zeroable for Bucket {}
+
 /// Bytes per bucket.
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
-/// A zero-filled, cache-line aligned array of buckets whose pages the
-/// operating system maps on first write.
-///
-/// Why not `Box<[Bucket]>`: the standard allocator zero-fills over-aligned
-/// (64-byte) allocations by writing every byte, which makes the whole table
-/// resident at once (a 1 GiB table costs 1 GiB and a second before the
-/// first node). Asking for 8-byte alignment goes through `calloc`, whose
-/// large blocks come straight from `mmap` and are zero without being
-/// touched; we then align by hand inside a slack: to the cache line, and
-/// tables of 2 MiB and more to a huge page (see `advise_huge_pages`).
-struct ZeroedBuckets {
-    base: std::ptr::NonNull<u8>,
-    layout: std::alloc::Layout,
-    offset: usize,
-    len: usize,
-}
-
-// SAFETY: the buckets are only reached through `&[Bucket]` (atomics), and
-// the allocation is owned by this value alone.
-unsafe impl Send for ZeroedBuckets {}
-// SAFETY: as above; shared access is to atomics only.
-unsafe impl Sync for ZeroedBuckets {}
-
-impl ZeroedBuckets {
-    fn new(len: usize) -> Option<ZeroedBuckets> {
-        let bytes = len.checked_mul(BUCKET_BYTES)?;
-        // Large tables are aligned to a huge page and offered to the kernel
-        // for them (see `advise_huge_pages`); one alignment's worth of slack
-        // is allocated beyond the table to align inside.
-        let align = if bytes >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            BUCKET_BYTES
-        };
-        let size = bytes.checked_add(align)?;
-        let layout = std::alloc::Layout::from_size_align(size, 8).ok()?;
-        // SAFETY: `layout` has a non-zero size.
-        let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
-        let offset = base.as_ptr().align_offset(align);
-        if offset >= align {
-            // SAFETY: allocated just above with this layout.
-            unsafe { std::alloc::dealloc(base.as_ptr(), layout) };
-            return None;
-        }
-        if align == HUGE_PAGE {
-            // SAFETY: `base + offset` and the `len * 64` bytes after it lie
-            // inside the allocation (offset < align, the slack).
-            advise_huge_pages(unsafe { base.as_ptr().add(offset) }, bytes);
-        }
-        Some(ZeroedBuckets {
-            base,
-            layout,
-            offset,
-            len,
-        })
-    }
-}
-
-/// Ask the CPU to bring the cache line of `item` closer: a hint, which
-/// reads nothing, changes no result and does nothing on other targets.
-#[inline]
-pub(crate) fn prefetch<T>(item: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let line = std::ptr::from_ref(item).cast::<i8>();
-        // SAFETY: SSE is part of every x86_64 CPU, and a prefetch cannot
-        // fault (the address is a live reference anyway).
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = item;
-}
-
-/// Size of an x86-64 (and common AArch64) huge page.
-const HUGE_PAGE: usize = 2 << 20;
-
-/// Ask Linux to back `[start, start + len)` with 2 MiB pages where it can
-/// (`madvise(MADV_HUGEPAGE)`; in the kernel's default `madvise` mode of
-/// transparent huge pages nothing else gets them). A gigabyte table then
-/// costs 512 page faults instead of 262,144, and its random probes miss the
-/// TLB far less. Only a hint: refused or unsupported, the table works the
-/// same on 4 KiB pages.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    // SAFETY: the range is inside one live allocation of ours; the advice
-    // changes how pages are backed, never their contents (still zero).
-    let _ = unsafe { libc::madvise(start.cast(), len, libc::MADV_HUGEPAGE) };
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_start: *mut u8, _len: usize) {}
-
-impl std::ops::Deref for ZeroedBuckets {
-    type Target = [Bucket];
-
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `base + offset` is 64-byte aligned and followed by at
-        // least `len * 64` bytes of the allocation (offset < the alignment,
-        // which was allocated as slack beyond `len * 64` bytes). The bytes
-        // are zero or were written as atomics through this slice, and
-        // all-zero bytes are a valid `Bucket` (`AtomicU64` has the
-        // representation of `u64`). The allocation lives as long as `self`.
-        unsafe {
-            std::slice::from_raw_parts(
-                self.base.as_ptr().add(self.offset).cast::<Bucket>(),
-                self.len,
-            )
-        }
-    }
-}
-
-impl Drop for ZeroedBuckets {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with exactly this layout, freed once.
-        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) };
-    }
-}
-
 /// The shared perft table.
 pub(crate) struct Table {
-    buckets: ZeroedBuckets,
+    buckets: ZeroedArray<Bucket>,
 }
 
 impl Table {
@@ -190,7 +75,7 @@ impl Table {
     /// A table of exactly `n >= 1` buckets (tests use tiny ones to force
     /// index collisions), or `None` when the allocation fails.
     pub fn with_buckets(n: usize) -> Option<Table> {
-        ZeroedBuckets::new(n.max(1)).map(|buckets| Table { buckets })
+        ZeroedArray::new(n.max(1)).map(|buckets| Table { buckets })
     }
 
     /// Size in bytes.
@@ -337,21 +222,6 @@ mod tests {
         assert_eq!(t.probe(&k1, MAX_DEPTH + 1), None);
         t.store(&k1, 5, MAX_COUNT);
         assert_eq!(t.probe(&k1, 5), Some(MAX_COUNT));
-    }
-
-    #[test]
-    fn buckets_are_zero_and_cache_line_aligned() {
-        for n in [1, 2, 3, 1000, 1 << 16] {
-            let b = ZeroedBuckets::new(n).expect("allocation");
-            assert_eq!(b.len(), n);
-            assert_eq!(b.as_ptr() as usize % 64, 0);
-            if n * BUCKET_BYTES >= HUGE_PAGE {
-                assert_eq!(b.as_ptr() as usize % HUGE_PAGE, 0, "{n} buckets");
-            }
-            assert!(b
-                .iter()
-                .all(|k| k.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
-        }
     }
 
     #[test]

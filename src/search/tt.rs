@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::Move;
 
+use crate::memory::{prefetch, Zeroable, ZeroedArray};
+
 /// Bound type of a stored score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
@@ -62,9 +64,15 @@ const WAYS: usize = 4;
 #[repr(align(64))]
 struct Bucket([[AtomicU64; 2]; WAYS]);
 
-/// The shared transposition table: buckets of `WAYS` entries.
+// SAFETY: an all-zero entry is empty (data 0 holds no move and depth 0, and
+// is never accepted for a key other than 0's, as before any store).
+unsafe impl Zeroable for Bucket {}
+
+/// The shared transposition table: buckets of `WAYS` entries, allocated
+/// zeroed and on huge pages where the system gives them
+/// ([`crate::memory`]): every node probes it at a random address.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedArray<Bucket>,
     generation: AtomicU64,
 }
 
@@ -78,12 +86,12 @@ impl Table {
     /// collisions with one).
     fn with_buckets(n: usize) -> Table {
         let n = n.max(1);
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, || {
-            Bucket(std::array::from_fn(|_| {
-                [AtomicU64::new(0), AtomicU64::new(0)]
-            }))
-        });
+        let Some(buckets) = ZeroedArray::new(n) else {
+            // Out of memory: what a `Vec` of this size does then. (A `Hash`
+            // request is checked against the memory available first.)
+            let layout = std::alloc::Layout::array::<Bucket>(n);
+            std::alloc::handle_alloc_error(layout.unwrap_or(std::alloc::Layout::new::<Bucket>()));
+        };
         Table {
             buckets,
             generation: AtomicU64::new(0),
@@ -92,7 +100,7 @@ impl Table {
 
     /// Empty every entry (UCI `Clear Hash`, `ucinewgame`).
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for e in &b.0 {
                 e[0].store(0, Ordering::Relaxed);
                 e[1].store(0, Ordering::Relaxed);
@@ -116,20 +124,7 @@ impl Table {
     /// changes no state and does nothing on targets without prefetch.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket: *const Bucket = self.bucket(key);
-            // SAFETY: `_mm_prefetch` only hints the cache; it never faults
-            // and the pointer comes from a live reference.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    bucket.cast::<i8>(),
-                    std::arch::x86_64::_MM_HINT_T0,
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.bucket(key));
     }
 
     /// The entry stored for `key`, if any (a torn or foreign entry is
