@@ -26,7 +26,7 @@
 pub mod handmade;
 pub mod nnue;
 
-use shakmaty::{Board, Chess, Position};
+use shakmaty::{Board, Chess, Move, Position};
 
 pub use handmade::{has_non_pawn_material, pawn_key, trace, Trace};
 use nnue::{network, Accumulator, Delta, Network};
@@ -84,13 +84,13 @@ impl PathEval {
         }
     }
 
-    /// The move from `parent` (at `ply`) to `child` (at `ply + 1`).
-    pub fn push(&mut self, ply: usize, parent: &Board, child: &Board) {
-        match Delta::between(parent, child) {
+    /// The move `m` from `parent` (at `ply`) to `child` (at `ply + 1`).
+    pub fn push(&mut self, ply: usize, parent: &Chess, child: &Chess, m: Move) {
+        match Delta::of_move(parent.board(), child.board(), parent.turn(), m) {
             Some(delta) => self.pending[ply + 1] = Some(delta),
             None => {
                 // Not one move: summed from scratch, now.
-                self.accs[ply + 1] = self.net.refresh(child);
+                self.accs[ply + 1] = self.net.refresh(child.board());
                 self.pending[ply + 1] = None;
             }
         }
@@ -139,7 +139,7 @@ mod tests {
             let m = pos.legal_moves()[ply * 3 % 7];
             let mut child = pos.clone();
             child.play_unchecked(m);
-            path.push(ply, pos.board(), child.board());
+            path.push(ply, &pos, &child, m);
             pos = child;
             assert_eq!(path.evaluate(&pos, ply + 1), evaluate(&pos), "ply {ply}");
         }
@@ -177,7 +177,7 @@ mod tests {
                 let m = moves[rng.gen_range(0..moves.len())];
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                path.push(ply, pos.board(), child.board());
+                path.push(ply, &pos, &child, m);
                 child
             };
             line.push(child);

@@ -43,7 +43,7 @@
 
 use std::sync::OnceLock;
 
-use shakmaty::{Board, Color, Piece, Role};
+use shakmaty::{Board, Color, Move, Piece, Role, Square};
 
 /// Number of input features.
 pub const INPUTS: usize = 768;
@@ -276,11 +276,12 @@ pub struct Accumulator {
 }
 
 /// What one move changes for the first layer: the pieces it takes off
-/// squares and the pieces it puts on squares (at most two
-/// of each), found by comparing the boards before and after, so that
-/// castling, en passant, promotions and null moves need no case of their
-/// own. Small and cheap to make: the search keeps one per ply and applies
-/// it only when the ply's evaluation is asked for.
+/// squares and the pieces it puts on squares (at most two of each). Small
+/// and cheap to make: the search keeps one per ply and applies it only when
+/// the ply's evaluation is asked for. Made from the move where the move
+/// says it all ([`Delta::of_move`]), otherwise by comparing the boards
+/// before and after ([`Delta::between`]); the order of the pieces does not
+/// matter, so both give the same accumulators.
 #[derive(Clone, Copy)]
 pub struct Delta {
     gone: [(Color, Role, u8); FUSED_PIECES],
@@ -297,6 +298,48 @@ impl Delta {
         n_gone: 0,
         n_came: 0,
     };
+
+    /// The change `m`, played by `turn`, makes from `parent` to `child`
+    /// (the position after it). A plain move, a capture, a promotion or en
+    /// passant is read off the move itself, with no look at the boards: the
+    /// search makes one of these at every node. Castling, whose squares
+    /// are the rules' (and shakmaty's) to place, is read off the boards.
+    #[inline]
+    pub fn of_move(parent: &Board, child: &Board, turn: Color, m: Move) -> Option<Delta> {
+        let mut delta = Delta::NONE;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                delta.gone[0] = (turn, role, u8::from(from));
+                delta.n_gone = 1;
+                if let Some(captured) = capture {
+                    delta.gone[1] = (!turn, captured, u8::from(to));
+                    delta.n_gone = 2;
+                }
+                delta.came[0] = (turn, promotion.unwrap_or(role), u8::from(to));
+                delta.n_came = 1;
+                Some(delta)
+            }
+            Move::EnPassant { from, to } => {
+                // The captured pawn stands beside the capturing one.
+                let captured = Square::from_coords(to.file(), from.rank());
+                delta.gone = [
+                    (turn, Role::Pawn, u8::from(from)),
+                    (!turn, Role::Pawn, u8::from(captured)),
+                ];
+                delta.n_gone = 2;
+                delta.came[0] = (turn, Role::Pawn, u8::from(to));
+                delta.n_came = 1;
+                Some(delta)
+            }
+            Move::Castle { .. } | Move::Put { .. } => Delta::between(parent, child),
+        }
+    }
 
     /// The change from `parent` to `child`, or `None` when it is more than
     /// one move makes.
@@ -1205,6 +1248,7 @@ mod tests {
             "1r2k2r/1P6/8/3pP3/8/8/6p1/1R2K2R w BHbh d6 0 1",
         ];
         let mut checked = 0;
+        let mut kinds = [0; 4];
         for fen in starts {
             for _ in 0..20 {
                 let fen: Fen = fen.parse().expect("test FEN");
@@ -1217,6 +1261,27 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
+                    // Every move read off the move itself (a promotion,
+                    // with or without a capture, en passant and castling
+                    // both ways come up in the third start).
+                    for &m in &moves {
+                        let mut child = pos.clone();
+                        child.play_unchecked(m);
+                        let delta = Delta::of_move(pos.board(), child.board(), pos.turn(), m)
+                            .expect("one move");
+                        let mut next = acc.clone();
+                        net.apply(&acc, &delta, &mut next);
+                        assert_eq!(next.v, net.refresh(child.board()).v, "{m:?}");
+                        kinds[match m {
+                            Move::Normal {
+                                promotion: Some(_), ..
+                            } => 0,
+                            Move::EnPassant { .. } => 1,
+                            Move::Castle { .. } => 2,
+                            _ => 3,
+                        }] += 1;
+                    }
+                    // One of them, read off the boards, is the path on.
                     let m = moves[rng.gen_range(0..moves.len())];
                     let mut child = pos.clone();
                     child.play_unchecked(m);
@@ -1237,6 +1302,7 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+        assert!(kinds.iter().all(|&k| k > 0), "{kinds:?}");
     }
 
     /// The evaluation is symmetric: mirroring the board and swapping the

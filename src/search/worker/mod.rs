@@ -251,7 +251,7 @@ impl<'a> Worker<'a> {
         self.table.prefetch(child_key);
         self.keys.push(child_key);
         self.played[ply + 1] = Some(m);
-        self.eval.push(ply, parent.board(), child.board());
+        self.eval.push(ply, parent, child, m);
     }
 
     /// The evaluation of `pos`, the position at `ply` of the current path.
