@@ -244,6 +244,24 @@ impl Heuristics {
         score
     }
 
+    /// Start loading the continuation entries that
+    /// [`Heuristics::quiet_score`] will read for `color`'s quiet moves
+    /// after `ctx`: two rows' worth of `color`'s pieces, 12 cache lines
+    /// each. Asked for before the node's moves are generated, the loads run
+    /// while they are; scoring then finds them in the cache instead of
+    /// waiting for each (those waits were a tenth of the search's time). A
+    /// hint only: no entry is read or changed.
+    pub fn prefetch_quiet(&self, color: Color, ctx: Context) {
+        const PER_LINE: usize = 64 / std::mem::size_of::<Entry>();
+        let ours = usize::from(color.is_black()) * PIECE_TO / 2;
+        for prev in [ctx.prev1, ctx.prev2].into_iter().flatten() {
+            let row = &self.cont[prev][ours..ours + PIECE_TO / 2];
+            for entry in row.iter().step_by(PER_LINE) {
+                crate::memory::prefetch(entry);
+            }
+        }
+    }
+
     /// The counter-move to `previous`, if any.
     pub fn counter_move(&self, previous: Option<Move>) -> Option<Move> {
         previous.and_then(|p| {

@@ -202,6 +202,8 @@ impl Worker<'_> {
         if tt_move == 0 && depth >= 4 && skip.is_none() {
             depth -= 1;
         }
+        let ctx = self.context(pos, ply);
+        self.heur.prefetch_quiet(pos.turn(), ctx);
         let mut moves: MoveList = pos.legal_moves();
         // Singular extension: if the table's move beats every other move by
         // a margin (searched without it, shallower, just below its score),
@@ -244,7 +246,6 @@ impl Worker<'_> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let ctx = self.context(pos, ply);
         let mut scores = self.score_moves(pos, &moves, tt_move, ply, ctx);
         // Sorted in place: moving a `MoveList` copies all 256 slots.
         let order = &mut moves;
