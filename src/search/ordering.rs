@@ -12,10 +12,20 @@ fn value(role: Role) -> i32 {
     PIECE_VALUE[role as usize - 1]
 }
 
-/// Static exchange evaluation: the material balance of the capture sequence
-/// on the destination square of `m`, both sides always recapturing with
-/// their least valuable attacker and free to stop when it stops paying.
-pub fn see(pos: &Chess, m: Move) -> i32 {
+/// What a move starts on its destination square: where the piece moves
+/// from and to, what it wins at once (the captured piece, plus
+/// a promotion's gain) and what then stands there to be lost (the piece,
+/// promoted or not). `None` for a move that captures nothing and cannot
+/// be captured as an exchange: castling.
+#[derive(Clone, Copy)]
+struct Opening {
+    from: Square,
+    to: Square,
+    gain: i32,
+    at_stake: i32,
+}
+
+fn opening(m: Move) -> Option<Opening> {
     let (from, to, moved, captured, promotion) = match m {
         Move::Normal {
             role,
@@ -25,8 +35,59 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
             promotion,
         } => (from, to, role, capture, promotion),
         Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
-        Move::Castle { .. } | Move::Put { .. } => return 0,
+        Move::Castle { .. } | Move::Put { .. } => return None,
     };
+    let mut gain = captured.map_or(0, value);
+    let at_stake = match promotion {
+        Some(p) => {
+            gain += value(p) - value(Role::Pawn);
+            value(p)
+        }
+        None => value(moved),
+    };
+    Some(Opening {
+        from,
+        to,
+        gain,
+        at_stake,
+    })
+}
+
+/// Whether [`see`] of `m` is at least `threshold`, as `see(pos, m) >=
+/// threshold` says, but without playing out the exchange when its first
+/// step decides: the result is never more than what the move wins at once
+/// (the opponent may recapture) and never less than that minus the piece
+/// it puts on the square (the side that moved may stop after one
+/// recapture). Most calls are settled so (a pawn's push is never a loss of
+/// more than a pawn; a queen taken by a knight is never a loss at all).
+pub fn see_at_least(pos: &Chess, m: Move, threshold: i32) -> bool {
+    let Some(o) = opening(m) else {
+        return 0 >= threshold;
+    };
+    if o.gain < threshold {
+        return false;
+    }
+    if o.gain - o.at_stake >= threshold {
+        return true;
+    }
+    exchange(pos, m, &o) >= threshold
+}
+
+/// Static exchange evaluation: the material balance of the capture sequence
+/// on the destination square of `m`, both sides always recapturing with
+/// their least valuable attacker and free to stop when it stops paying.
+pub fn see(pos: &Chess, m: Move) -> i32 {
+    opening(m).map_or(0, |o| exchange(pos, m, &o))
+}
+
+/// [`see`] from the move's first step on.
+fn exchange(pos: &Chess, m: Move, o: &Opening) -> i32 {
+    let Opening {
+        from,
+        to,
+        gain,
+        at_stake,
+    } = *o;
     let board = pos.board();
     let mut occupied = board.occupied() ^ Bitboard::from(from);
     if let Move::EnPassant { to, .. } = m {
@@ -35,14 +96,8 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
         occupied ^= Bitboard::from(captured_sq);
     }
     let mut gains = [0i32; 40];
-    gains[0] = captured.map_or(0, value);
-    let mut on_square = match promotion {
-        Some(p) => {
-            gains[0] += value(p) - value(Role::Pawn);
-            value(p)
-        }
-        None => value(moved),
-    };
+    gains[0] = gain;
+    let mut on_square = at_stake;
     let mut side = !pos.turn();
     let mut d = 0;
     loop {
@@ -351,6 +406,49 @@ mod tests {
         assert_eq!(see_of("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7"), 0);
         // Quiet move: nothing captured, square not attacked.
         assert_eq!(see_of("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "d1d5"), 0);
+    }
+
+    /// The shortcut decides as the full exchange does, for every legal
+    /// move of positions with captures, promotions and en passant, at
+    /// thresholds around every value the exchanges take.
+    #[test]
+    fn see_at_least_agrees_with_see() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let starts = [
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "1r2k2r/1P6/8/3pP3/8/8/6p1/1R2K2R w BHbh d6 0 1",
+        ];
+        let thresholds = [
+            -20_000, -1000, -500, -330, -320, -101, -100, -99, -58, -1, 0, 1,
+        ];
+        let mut shortcuts = 0;
+        let mut checked = 0;
+        for fen in starts {
+            let mut pos = crate::notation::parse_fen(fen).expect("test FEN");
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let full = see(&pos, m);
+                    for t in thresholds.iter().chain(&[100, 220, 320, 500, 950, 1500]) {
+                        assert_eq!(see_at_least(&pos, m, *t), full >= *t, "{m:?} {t} {full}");
+                        checked += 1;
+                        if let Some(o) = opening(m) {
+                            shortcuts += usize::from(o.gain < *t || o.gain - o.at_stake >= *t);
+                        }
+                    }
+                }
+                pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(
+            checked > 10_000 && shortcuts > checked / 2,
+            "{shortcuts} of {checked}"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::{from_tt, hash, lmr, refine, Child, NodeResult, Worker};
 use crate::eval::has_non_pawn_material;
-use crate::search::ordering::see;
+use crate::search::ordering::see_at_least;
 use crate::search::params::*;
 use crate::search::picker::pick_next;
 use crate::search::tt::{pack_move, Bound};
@@ -288,7 +288,7 @@ impl Worker<'_> {
                 // A quiet move that hangs material near the leaves.
                 if !pv_node
                     && depth <= SEE_QUIET_MAX_DEPTH
-                    && see(pos, m) < SEE_QUIET_PER_DEPTH.get() * depth
+                    && !see_at_least(pos, m, SEE_QUIET_PER_DEPTH.get() * depth)
                 {
                     continue;
                 }
@@ -300,7 +300,7 @@ impl Worker<'_> {
                 && scores[i] < 0
             {
                 // Losing capture near the leaves.
-                if see(pos, m) < SEE_CAPTURE_PER_DEPTH.get() * depth {
+                if !see_at_least(pos, m, SEE_CAPTURE_PER_DEPTH.get() * depth) {
                     continue;
                 }
             }

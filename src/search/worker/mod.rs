@@ -19,7 +19,7 @@ use arrayvec::ArrayVec;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
-use super::ordering::{mvv_lva, piece_to, see, Context, Heuristics};
+use super::ordering::{mvv_lva, piece_to, see_at_least, Context, Heuristics};
 use super::params::*;
 use super::tt::{pack_move, Bound, Entry, Table};
 use super::{Control, Limits, INFINITY, MATE_BOUND};
@@ -307,7 +307,7 @@ impl<'a> Worker<'a> {
                 if tt_move != 0 && pack_move(m) == tt_move {
                     ORDER_TT_MOVE
                 } else if m.is_capture() || m.is_promotion() {
-                    let base = if see(pos, m) >= 0 {
+                    let base = if see_at_least(pos, m, 0) {
                         ORDER_GOOD_CAPTURE
                     } else {
                         ORDER_BAD_CAPTURE

@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::{refine, to_tt, NodeResult, Scores, Worker};
-use crate::search::ordering::{mvv_lva, see};
+use crate::search::ordering::{mvv_lva, see_at_least};
 use crate::search::params::*;
 use crate::search::picker::pick_next;
 use crate::search::tt::{pack_move, Bound};
@@ -84,7 +84,7 @@ impl Worker<'_> {
                 if !m.is_promotion() && stand_pat + gain + QS_DELTA_MARGIN.get() <= alpha {
                     continue;
                 }
-                if see(pos, m) < 0 {
+                if !see_at_least(pos, m, 0) {
                     continue;
                 }
             }
