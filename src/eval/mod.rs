@@ -26,7 +26,7 @@
 pub mod handmade;
 pub mod nnue;
 
-use shakmaty::{Board, Chess, Move, Position};
+use shakmaty::{Board, Chess, Move, Position, Role, Square};
 
 pub use handmade::{has_non_pawn_material, pawn_key, trace, Trace};
 use nnue::{network, Accumulator, Delta, Network};
@@ -37,6 +37,56 @@ use nnue::{network, Accumulator, Delta, Network};
 /// looks good; no move ever captures it. (The evaluation's own tapered
 /// material is PeSTO's, in [`handmade`].)
 pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+
+/// A move other than castling as pieces on squares: what the network's
+/// updates ([`Delta::of_move`]) and the exchange evaluation read off a
+/// move. Castling is left to shakmaty's rules: its squares are theirs to
+/// place.
+#[derive(Clone, Copy, Debug)]
+pub struct Displacement {
+    /// The piece that moves.
+    pub role: Role,
+    /// Where it stands.
+    pub from: Square,
+    /// Where it goes.
+    pub to: Square,
+    /// The piece taken and its square (`to`, or beside it en passant).
+    pub captured: Option<(Role, Square)>,
+    /// What a pawn becomes on the last rank.
+    pub promotion: Option<Role>,
+}
+
+impl Displacement {
+    /// `m` as pieces on squares; `None` for castling (and drops, which
+    /// Chess960 has not).
+    #[inline]
+    pub fn of(m: Move) -> Option<Displacement> {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => Some(Displacement {
+                role,
+                from,
+                to,
+                captured: capture.map(|c| (c, to)),
+                promotion,
+            }),
+            Move::EnPassant { from, to } => Some(Displacement {
+                role: Role::Pawn,
+                from,
+                to,
+                // The captured pawn stands beside the capturing one.
+                captured: Some((Role::Pawn, Square::from_coords(to.file(), from.rank()))),
+                promotion: None,
+            }),
+            Move::Castle { .. } | Move::Put { .. } => None,
+        }
+    }
+}
 
 /// The evaluation the search uses: the network's output, plus the
 /// hand-made evaluation when the network was trained as a correction to it.

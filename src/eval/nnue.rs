@@ -43,7 +43,9 @@
 
 use std::sync::OnceLock;
 
-use shakmaty::{Board, Color, Move, Piece, Role, Square};
+use shakmaty::{Board, Color, Move, Piece, Role};
+
+use super::Displacement;
 
 /// Number of input features.
 pub const INPUTS: usize = 768;
@@ -306,39 +308,19 @@ impl Delta {
     /// are the rules' (and shakmaty's) to place, is read off the boards.
     #[inline]
     pub fn of_move(parent: &Board, child: &Board, turn: Color, m: Move) -> Option<Delta> {
+        let Some(d) = Displacement::of(m) else {
+            return Delta::between(parent, child);
+        };
         let mut delta = Delta::NONE;
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                delta.gone[0] = (turn, role, u8::from(from));
-                delta.n_gone = 1;
-                if let Some(captured) = capture {
-                    delta.gone[1] = (!turn, captured, u8::from(to));
-                    delta.n_gone = 2;
-                }
-                delta.came[0] = (turn, promotion.unwrap_or(role), u8::from(to));
-                delta.n_came = 1;
-                Some(delta)
-            }
-            Move::EnPassant { from, to } => {
-                // The captured pawn stands beside the capturing one.
-                let captured = Square::from_coords(to.file(), from.rank());
-                delta.gone = [
-                    (turn, Role::Pawn, u8::from(from)),
-                    (!turn, Role::Pawn, u8::from(captured)),
-                ];
-                delta.n_gone = 2;
-                delta.came[0] = (turn, Role::Pawn, u8::from(to));
-                delta.n_came = 1;
-                Some(delta)
-            }
-            Move::Castle { .. } | Move::Put { .. } => Delta::between(parent, child),
+        delta.gone[0] = (turn, d.role, u8::from(d.from));
+        delta.n_gone = 1;
+        if let Some((role, sq)) = d.captured {
+            delta.gone[1] = (!turn, role, u8::from(sq));
+            delta.n_gone = 2;
         }
+        delta.came[0] = (turn, d.promotion.unwrap_or(d.role), u8::from(d.to));
+        delta.n_came = 1;
+        Some(delta)
     }
 
     /// The change from `parent` to `child`, or `None` when it is more than

@@ -5,7 +5,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::correction::Correction;
 use super::MAX_PLY;
-use crate::eval::PIECE_VALUE;
+use crate::eval::{Displacement, PIECE_VALUE};
 
 /// The exchange value of `role` ([`PIECE_VALUE`]).
 fn value(role: Role) -> i32 {
@@ -21,33 +21,27 @@ fn value(role: Role) -> i32 {
 struct Opening {
     from: Square,
     to: Square,
+    /// The square of a piece taken off another square than `to` (en
+    /// passant).
+    beside: Option<Square>,
     gain: i32,
     at_stake: i32,
 }
 
 fn opening(m: Move) -> Option<Opening> {
-    let (from, to, moved, captured, promotion) = match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => (from, to, role, capture, promotion),
-        Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
-        Move::Castle { .. } | Move::Put { .. } => return None,
-    };
-    let mut gain = captured.map_or(0, value);
-    let at_stake = match promotion {
+    let d = Displacement::of(m)?;
+    let mut gain = d.captured.map_or(0, |(role, _)| value(role));
+    let at_stake = match d.promotion {
         Some(p) => {
             gain += value(p) - value(Role::Pawn);
             value(p)
         }
-        None => value(moved),
+        None => value(d.role),
     };
     Some(Opening {
-        from,
-        to,
+        from: d.from,
+        to: d.to,
+        beside: d.captured.map(|(_, sq)| sq).filter(|&sq| sq != d.to),
         gain,
         at_stake,
     })
@@ -70,30 +64,29 @@ pub fn see_at_least(pos: &Chess, m: Move, threshold: i32) -> bool {
     if o.gain - o.at_stake >= threshold {
         return true;
     }
-    exchange(pos, m, &o) >= threshold
+    exchange(pos, &o) >= threshold
 }
 
 /// Static exchange evaluation: the material balance of the capture sequence
 /// on the destination square of `m`, both sides always recapturing with
 /// their least valuable attacker and free to stop when it stops paying.
 pub fn see(pos: &Chess, m: Move) -> i32 {
-    opening(m).map_or(0, |o| exchange(pos, m, &o))
+    opening(m).map_or(0, |o| exchange(pos, &o))
 }
 
 /// [`see`] from the move's first step on.
-fn exchange(pos: &Chess, m: Move, o: &Opening) -> i32 {
+fn exchange(pos: &Chess, o: &Opening) -> i32 {
     let Opening {
         from,
         to,
+        beside,
         gain,
         at_stake,
     } = *o;
     let board = pos.board();
     let mut occupied = board.occupied() ^ Bitboard::from(from);
-    if let Move::EnPassant { to, .. } = m {
-        // The captured pawn stands beside the capturing one.
-        let captured_sq = Square::from_coords(to.file(), from.rank());
-        occupied ^= Bitboard::from(captured_sq);
+    if let Some(sq) = beside {
+        occupied ^= Bitboard::from(sq);
     }
     let mut gains = [0i32; 40];
     gains[0] = gain;
