@@ -96,7 +96,14 @@ fn every_faulty_engine_gives_only_legal_moves() {
     ];
     for args in cases {
         let summary = play(2, 20, args);
-        assert_eq!(summary["plies"], 40, "{args:?}: {summary}");
+        // Every game lasts its 20 plies unless the rules end it first (the
+        // engines play at random, and the front-end's own move, made in
+        // their place at a failure, can mate them early).
+        let ended = summary["ended"].as_u64().unwrap_or(0);
+        assert!(
+            summary["plies"] == 40 || (ended > 0 && summary["plies"].as_u64() > Some(0)),
+            "{args:?}: {summary}"
+        );
     }
 }
 
