@@ -69,8 +69,8 @@ struct Bucket([[AtomicU64; 2]; WAYS]);
 unsafe impl Zeroable for Bucket {}
 
 /// The shared transposition table: buckets of `WAYS` entries, allocated
-/// zeroed and on huge pages where the system gives them
-/// ([`crate::memory`]): every node probes it at a random address.
+/// zeroed and on huge pages where the system gives them (the crate's
+/// `memory` module): every node probes it at a random address.
 pub struct Table {
     buckets: ZeroedArray<Bucket>,
     generation: AtomicU64,
