@@ -53,9 +53,9 @@ impl<T: Zeroable> ZeroedArray<T> {
         } else {
             std::mem::align_of::<T>()
         };
-        let size = bytes.checked_add(align)?.max(1);
+        let size = bytes.checked_add(align)?;
         let layout = std::alloc::Layout::from_size_align(size, 8).ok()?;
-        // SAFETY: `layout` has a non-zero size.
+        // SAFETY: `layout` has a non-zero size (at least one alignment).
         let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
         let offset = base.as_ptr().align_offset(align);
         if offset >= align {

@@ -15,8 +15,7 @@ fn value(role: Role) -> i32 {
 /// What a move starts on its destination square: where the piece moves
 /// from and to, what it wins at once (the captured piece, plus
 /// a promotion's gain) and what then stands there to be lost (the piece,
-/// promoted or not). `None` for a move that captures nothing and cannot
-/// be captured as an exchange: castling.
+/// promoted or not).
 #[derive(Clone, Copy)]
 struct Opening {
     from: Square,
@@ -28,6 +27,8 @@ struct Opening {
     at_stake: i32,
 }
 
+/// `m`'s [`Opening`]; `None` for castling, which captures nothing and
+/// leaves nothing to be taken as an exchange.
 fn opening(m: Move) -> Option<Opening> {
     let d = Displacement::of(m)?;
     let mut gain = d.captured.map_or(0, |(role, _)| value(role));

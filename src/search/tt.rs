@@ -64,8 +64,8 @@ const WAYS: usize = 4;
 #[repr(align(64))]
 struct Bucket([[AtomicU64; 2]; WAYS]);
 
-// SAFETY: an all-zero entry is empty (data 0 holds no move and depth 0, and
-// is never accepted for a key other than 0's, as before any store).
+// SAFETY: all-zero words are an empty bucket: `probe` accepts no entry whose
+// data word is 0, and `store` fills such an entry first.
 unsafe impl Zeroable for Bucket {}
 
 /// The shared transposition table: buckets of `WAYS` entries, allocated
