@@ -4,7 +4,7 @@
 //! [`Param`]s then moved, each by less than a tenth of its value, in a
 //! 400-iteration SPSA run (the values of its state file, rounded) and
 //! reached this file through the gate at 5+0.05 against the build before
-//! them. When the network became the whole evaluation, a second such run
+//! them. When the network became the whole evaluation, a later such run
 //! (`state4.json`) moved eight of them again, by at most six percent, and
 //! they passed the gate the same way (the record is in docs/strength.md).
 //! A tuning run changes them here and nowhere else.
