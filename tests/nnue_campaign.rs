@@ -639,6 +639,21 @@ fn a_relabelled_chunk_is_made_recorded_and_checked() {
     assert!(!layout.data.join("chunks/s1@e").exists(), "{err}");
 }
 
+/// Where each member of a tar ends (its data padded to the 512-byte block), in order: the
+/// lengths at which a tar cut off between members still holds every member before the cut.
+fn tar_member_ends(bytes: &[u8]) -> Vec<usize> {
+    let mut ends = Vec::new();
+    let mut at = 0;
+    while at + 512 <= bytes.len() && bytes[at] != 0 {
+        let field = std::str::from_utf8(&bytes[at + 124..at + 136]).unwrap();
+        let size =
+            usize::from_str_radix(field.trim_matches(|c: char| c == '\0' || c == ' '), 8).unwrap();
+        at += 512 + size.div_ceil(512) * 512;
+        ends.push(at);
+    }
+    ends
+}
+
 /// `python3 kit.py ARGS` in a copied layout whose campaign directory is `here`, with `FASTCHESS`
 /// where given: its exit status and its output.
 fn kit(here: &Path, fastchess: Option<&Path>, args: &[&OsStr]) -> (Option<i32>, String) {
@@ -731,6 +746,39 @@ fn a_kit_made_in_parts_gives_the_file_of_one_run() {
     layout.assert_recorded(6);
     // One run of campaign.sh on the recorded row makes the same file.
     layout.assert_made_again();
+
+    // A tar cut off by the machine's limit: without its closing blocks (cut after its last
+    // member) it unpacks whole; cut inside a member's data, that member is not read, its chunk
+    // is not unpacked, and unpack says where the tar ends.
+    let bytes = std::fs::read(&tar).unwrap();
+    let ends = tar_member_ends(&bytes);
+    assert_eq!(
+        ends.len(),
+        2,
+        "the sha256 of the quiet lines and the labels"
+    );
+    let cut = layout.dir.join("cut.tar");
+    std::fs::write(&cut, &bytes[..ends[1]]).unwrap();
+    let (code, text) = kit(&["unpack".as_ref(), data, cut.as_os_str()]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("cut off"), "{text}");
+    std::fs::write(&cut, &bytes[..ends[1] - 100]).unwrap();
+    let before = layout.labelled();
+    let (code, text) = kit(&["unpack".as_ref(), data, cut.as_os_str()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("is cut off") && text.contains("s1@e.labels.xz is not"),
+        "{text}"
+    );
+    assert!(
+        text.contains("not in") && text.contains("s1@e.labels.xz"),
+        "{text}"
+    );
+    assert_eq!(
+        layout.labelled(),
+        before,
+        "the chunk's file is left as it was"
+    );
 
     // `run --only`: a chunk the kit does not hold is refused by name; one it holds is run alone.
     let (kit_dir, again) = (layout.dir.join("kit"), layout.dir.join("again"));

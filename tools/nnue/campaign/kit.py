@@ -26,16 +26,20 @@ made again here cheaply, small enough for a narrow link:
                                at S seconds, chunk after chunk in the kit's order: a chunk to
                                play in N slices of games, then its positions (positions.sh, as
                                `campaign.sh make` runs it), then its labels in N parts.
-                               Each chunk whose pieces all finished goes into OUT/labels.tar:
-                               its labels (one token a quiet line: the label, or x where the
-                               search found a mate and label.py drops it) and, for a played
-                               chunk, its games. --only: just these chunks of the kit (a
+                               Each chunk whose pieces all finished goes into OUT/labels.tar
+                               as soon as they have, the tar flushed after each: its labels
+                               (one token a quiet line: the label, or x where the search found
+                               a mate and label.py drops it) and, for a played chunk, its
+                               games. The deadline stops the pieces, not the packing of the
+                               last chunks or the cleaning up: leave the machine's limit a
+                               minute past S; a run cut off there still leaves, in the tar, the
+                               chunks packed before. --only: just these chunks of the kit (a
                                second call on a machine still warm, for what the first left)
   kit.py unpack DATA TAR       back here: a played chunk's positions made again from its games
                                (positions.sh with the engine's tuner), then each chunk's file
                                from its quiet positions and the tokens, then `campaign.sh DATA
                                settle`: its count and checksum written into its row (a `-` row)
-                               or checked against it
+                               or checked against it. A tar cut off is read up to the cut.
 
 Nothing in the kit is trusted blindly: `unpack` refuses a played chunk whose games are not as many
 as its row says, labels made for other quiet positions than those here (the kit brings back their
@@ -371,10 +375,13 @@ def run(a):
                 jobs.add((cid, "label", p), first, cmd, env)
                 labels.append((cid, "label", p))
         finish[cid] = first + labels
-    jobs.run(a.jobs)
-
+    # The pieces run in a thread of their own while this one packs each chunk as soon as all its
+    # pieces are done, flushing the tar after each: a run cut off by its machine's limit (the
+    # deadline stops the pieces, not what comes after) still leaves the chunks it finished.
+    runner = threading.Thread(target=jobs.run, args=(a.jobs,))
+    runner.start()
     os.makedirs(a.out, exist_ok=True)
-    finished = 0
+    finished, packed = 0, set()
 
     def add(tar, name, data):
         blob = lzma.compress(data)
@@ -382,45 +389,67 @@ def run(a):
         info.size = len(blob)
         tar.addfile(info, io.BytesIO(blob))
 
+    def pack_chunk(tar, c):
+        """Chunk c's members into the tar; whether it went in."""
+        cid = c.id
+        with open(quiet_of[cid], "rb") as f:
+            raw = f.read()
+        quiet = [l.strip() for l in raw.decode().splitlines()]
+        parts = [k for k in finish[cid] if k[1] == "label"]
+        members = [(f"{cid}.quiet.sha256.xz", hashlib.sha256(raw).hexdigest().encode())]
+        if parts:
+            tokens = merge(quiet, [[l.rstrip("\n") for l in open(os.path.join(work, f"{cid}.{p}"))]
+                                   for _, _, p in parts])
+            if tokens is None:
+                print(f"{cid}: its parts do not fit its quiet lines, left out", flush=True)
+                return False
+            members.append((f"{cid}.labels.xz", ("\n".join(tokens) + "\n").encode()))
+            labelled = len(quiet) - tokens.count(DROPPED)
+        else:
+            labelled = 0
+        if c.played:
+            with open(os.path.join(work, cid, "games.pgn"), "rb") as f:
+                members.append((f"{cid}.pgn.xz", f.read()))
+        for name, data in members:
+            add(tar, name, data)
+        tar.fileobj.flush()
+        print(f"{cid}: {len(quiet)} quiet lines, {labelled} labelled", flush=True)
+        return True
+
     with tarfile.open(os.path.join(a.out, "labels.tar"), "w") as tar:
-        for c in chunks:
-            cid = c.id
-            if not all(k in jobs.done for k in finish[cid]):
-                # The end of the stderr of each piece that ran and failed (or met the deadline).
-                failed = [k for k in jobs.failed if k[0] == cid]
-                name = lambda k: ".".join(map(str, k)) + ".log"
-                ran = [k for k in failed if os.path.exists(os.path.join(logs, name(k)))]
-                print(f"{cid}: not finished ({len(ran)} pieces failed or stopped, logs in "
-                      f"{os.path.join(a.out, 'logs')}; {len(failed) - len(ran)} waited for them)")
-                os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
-                for k in ran:
-                    path = os.path.join(logs, name(k))
-                    with open(path, "rb") as f:
-                        f.seek(max(0, os.path.getsize(path) - 4096))
-                        tail = f.read()
-                    with open(os.path.join(a.out, "logs", name(k)), "wb") as f:
-                        f.write(tail)
-                continue
-            with open(quiet_of[cid], "rb") as f:
-                raw = f.read()
-            add(tar, f"{cid}.quiet.sha256.xz", hashlib.sha256(raw).hexdigest().encode())
-            quiet = [l.strip() for l in raw.decode().splitlines()]
-            parts = [k for k in finish[cid] if k[1] == "label"]
-            if parts:
-                tokens = merge(quiet, [[l.rstrip("\n") for l in open(os.path.join(work, f"{cid}.{p}"))]
-                                       for _, _, p in parts])
-                if tokens is None:
-                    print(f"{cid}: its parts do not fit its quiet lines, left out")
+        while True:
+            with jobs.cond:
+                # Read before the chunks: once the runner has ended, `done` is final.
+                running = runner.is_alive()
+                ready = [c for c in chunks if c.id not in packed
+                         and all(k in jobs.done for k in finish[c.id])]
+                if not ready:
+                    if not running:
+                        break
+                    jobs.cond.wait(timeout=1)
                     continue
-                add(tar, f"{cid}.labels.xz", ("\n".join(tokens) + "\n").encode())
-                labelled = len(quiet) - tokens.count(DROPPED)
-            else:
-                labelled = 0
-            if c.played:
-                with open(os.path.join(work, cid, "games.pgn"), "rb") as f:
-                    add(tar, f"{cid}.pgn.xz", f.read())
-            finished += 1
-            print(f"{cid}: {len(quiet)} quiet lines, {labelled} labelled")
+            for c in ready:
+                packed.add(c.id)
+                finished += pack_chunk(tar, c)
+        runner.join()
+    for c in chunks:
+        cid = c.id
+        if cid in packed:
+            continue
+        # The end of the stderr of each piece that ran and failed (or met the deadline).
+        failed = [k for k in jobs.failed if k[0] == cid]
+        name = lambda k: ".".join(map(str, k)) + ".log"
+        ran = [k for k in failed if os.path.exists(os.path.join(logs, name(k)))]
+        print(f"{cid}: not finished ({len(ran)} pieces failed or stopped, logs in "
+              f"{os.path.join(a.out, 'logs')}; {len(failed) - len(ran)} waited for them)")
+        os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
+        for k in ran:
+            path = os.path.join(logs, name(k))
+            with open(path, "rb") as f:
+                f.seek(max(0, os.path.getsize(path) - 4096))
+                tail = f.read()
+            with open(os.path.join(a.out, "logs", name(k)), "wb") as f:
+                f.write(tail)
     shutil.rmtree(work, ignore_errors=True)
     print(f"kit: {finished} of {len(chunks)} chunks finished")
 
@@ -494,11 +523,29 @@ def unpack_one(a, tar, members, c):
     return None if settled.returncode == 0 else "settle failed"
 
 
+def read_members(path, tar):
+    """The tar's members by name, up to where it is cut off: a run stopped by its machine's limit
+    leaves the chunks it packed before the cut (a member whose data the cut shortened is left
+    out, and its chunk with it, since unpack needs all of a chunk's members)."""
+    members = {}
+    last = None
+    try:
+        for m in tar:
+            members[m.name] = last = m
+    except tarfile.ReadError as e:
+        # Raised on the way to the member after `last`: `last`'s data is cut short.
+        if last is not None:
+            del members[last.name]
+        print(f"kit: {path} is cut off ({e}); the members before the cut are read, "
+              f"{last.name if last else 'none'} is not", file=sys.stderr)
+    return members
+
+
 def unpack(a):
     recipes = all_rows()
     failed = 0
     with tarfile.open(a.tar) as tar:
-        members = {m.name: m for m in tar.getmembers()}
+        members = read_members(a.tar, tar)
         ids = []
         for name in members:
             cid = next((name.removesuffix(x) for x in SUFFIXES if name.endswith(x)), None)
