@@ -388,6 +388,57 @@ fn every_pass_names_its_source_engine_and_seed() {
     }
 }
 
+/// Every set of tools/nnue/static_sets.tsv names a teacher and parts that are chunks of
+/// chunks.tsv or passes of passes.tsv, each once, with its line count and checksum; a set that
+/// begins with another's parts has at least its lines; and tools/nnue/README.md, which gives the
+/// recipes in words, states the same checksum for each set it names.
+#[test]
+fn every_static_set_names_campaign_parts_and_a_checksum() {
+    let text = std::fs::read_to_string(repo().join("tools/nnue/static_sets.tsv")).unwrap();
+    let sets: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert!(!sets.is_empty());
+    let known: HashSet<String> = names("chunks.tsv")
+        .union(&names("passes.tsv"))
+        .cloned()
+        .collect();
+    let readme = std::fs::read_to_string(repo().join("tools/nnue/README.md")).unwrap();
+    for set in &sets {
+        let [id, teacher, parts, lines, sum] = set[..] else {
+            panic!("five fields: {set:?}");
+        };
+        assert!(!teacher.is_empty(), "{id}: a teacher");
+        let parts: Vec<&str> = parts.split(',').collect();
+        let mut seen = HashSet::new();
+        for p in &parts {
+            assert!(known.contains(*p), "{id}: part {p} is no chunk or pass");
+            assert!(seen.insert(*p), "{id}: part {p} twice");
+        }
+        let row: Vec<String> = set.iter().map(|f| f.to_string()).collect();
+        assert_count_and_checksum(id, &row);
+        if readme.contains(&format!("`{id}.txt`")) {
+            assert!(
+                readme.contains(&format!("SHA-256 `{sum}`")),
+                "README states {id}'s checksum {sum}"
+            );
+        }
+        for other in &sets {
+            let other_parts: Vec<&str> = other[2].split(',').collect();
+            if other[0] != id && parts.starts_with(&other_parts) {
+                let n: u64 = lines.parse().unwrap();
+                assert!(
+                    n >= other[3].parse::<u64>().unwrap(),
+                    "{id} holds {}",
+                    other[0]
+                );
+            }
+        }
+    }
+}
+
 /// The SHA-256 of `bytes` in hex, as the recipes record it.
 fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
@@ -907,6 +958,31 @@ fn a_chunk_played_in_slices_gives_the_file_of_one_run() {
     assert!(out.status.success(), "make failed: {err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
 
+    // `quiet` makes the games and quiet positions only (what another teacher labels); `make`
+    // then labels them without playing again, and the file is the one of one run.
+    let quiet = std::fs::read_to_string(data.join("chunks/p1/quiet.txt")).unwrap();
+    std::fs::remove_dir_all(data.join("chunks/p1")).unwrap();
+    let out = Command::new("bash")
+        .arg(here.join("campaign.sh"))
+        .arg(&data)
+        .args(["quiet", "p1"])
+        .env("FASTCHESS", &fastchess)
+        .output()
+        .expect("bash");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "quiet failed: {err}");
+    assert_eq!(
+        std::fs::read_to_string(data.join("chunks/p1/quiet.txt")).unwrap(),
+        quiet
+    );
+    assert!(!data.join("chunks/p1/labelled.txt").exists(), "{err}");
+    let out = campaign_make(&here, &data, "p1", &fastchess);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "make failed: {err}");
+    assert!(err.contains("made by quiet"), "{err}");
+    assert!(!err.contains("games of e"), "not played again: {err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
+
     // A row with another checksum: unpack fails and says so.
     set_row(&format!("{}\t{}", labelled.lines().count(), "0".repeat(64)));
     let (code, text) = kit(
@@ -1153,6 +1229,118 @@ fn a_pass_adds_only_positions_its_source_lacks() {
     let (code, err) = layout.make();
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("its recipe says 3,"), "{err}");
+}
+
+/// `static_set.sh` in a copied layout of a pass's: set `t` of static_sets.tsv is the quiet
+/// positions of chunk `s1` and of its pass `s1+6` (made first, as it is missing), labelled by
+/// this build's static evaluation as the teacher (the name its `id name` gives). A part named
+/// alone is labelled without the set being written; the whole set goes together in the row's
+/// order, a new row gets its count and checksum, a set made again from the parts' quiet
+/// positions must match them, a row whose checksum differs is refused, and so is a teacher of
+/// another name, before it labels anything.
+#[test]
+fn a_static_set_is_made_recorded_and_checked() {
+    let Some(layout) = PassLayout::new("campaign-static-set") else {
+        return;
+    };
+    let nnue = layout.here.parent().unwrap().to_path_buf();
+    std::fs::copy(
+        repo().join("tools/nnue/static_set.sh"),
+        nnue.join("static_set.sh"),
+    )
+    .unwrap();
+    let uci = Command::new(support::binary())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"uci\nquit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let name = String::from_utf8_lossy(&uci.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("id name ").map(str::to_owned))
+        .expect("an id name");
+    let sets = nnue.join("static_sets.tsv");
+    let set_row = |teacher: &str, tail: &str| {
+        std::fs::write(
+            &sets,
+            format!("# set\tteacher\tparts\tlines\tsha256\nt\t{teacher}\ts1,s1+6\t{tail}\n"),
+        )
+        .unwrap();
+    };
+    let run = |args: &[&str]| -> (Option<i32>, String) {
+        let out = Command::new("bash")
+            .arg(nnue.join("static_set.sh"))
+            .arg(&layout.data)
+            .args(args)
+            .env("TEACHER", support::binary())
+            .output()
+            .expect("bash");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let static_dir = layout.data.join("static");
+
+    set_row("Stockfish 15.1", "-\t-");
+    let (code, err) = run(&["t"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("is labelled by 'Stockfish 15.1'"), "{err}");
+    assert!(!layout.data.join("chunks/s1+6").exists(), "{err}");
+
+    set_row(&name, "-\t-");
+    let (code, err) = run(&["t", "s1+6"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        layout.data.join("chunks/s1+6/quiet.txt").exists(),
+        "the pass's quiet positions made first: {err}"
+    );
+    assert!(!static_dir.join("t.txt").exists(), "{err}");
+
+    let (code, err) = run(&["t"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("part s1+6: labels on disk"), "{err}");
+    let set = std::fs::read_to_string(static_dir.join("t.txt")).unwrap();
+    let heads: Vec<&str> = set
+        .lines()
+        .map(|l| l.rsplit_once(';').expect("a label").0)
+        .collect();
+    let s1_quiet = std::fs::read_to_string(layout.data.join("chunks/s1/quiet.txt")).unwrap();
+    let expected: Vec<&str> = s1_quiet
+        .lines()
+        .chain(PASS_POSITIONS[PASS_NEW].iter().copied())
+        .collect();
+    assert_eq!(heads, expected, "s1's positions, then the pass's, in order");
+    for line in set.lines() {
+        let cp = line.rsplit_once(';').unwrap().1;
+        assert!(cp.parse::<i32>().is_ok(), "a centipawn label: {line}");
+    }
+    let recorded = format!(
+        "t\t{name}\ts1,s1+6\t{}\t{}",
+        set.lines().count(),
+        sha256_hex(set.as_bytes())
+    );
+    let recipe = std::fs::read_to_string(&sets).unwrap();
+    assert!(recipe.contains(&recorded), "{recipe}");
+
+    std::fs::remove_dir_all(&static_dir).unwrap();
+    let (code, err) = run(&["t"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("checksum matches"), "{err}");
+
+    std::fs::remove_file(static_dir.join("t.txt")).unwrap();
+    set_row(
+        &name,
+        &format!("{}\t{}", set.lines().count(), "0".repeat(64)),
+    );
+    let (code, err) = run(&["t"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("static_sets.tsv says"), "{err}");
+    assert!(!static_dir.join("t.txt").exists(), "{err}");
 }
 
 /// `kit.py` on a pass: its quiet positions are made here when it is packed, labelled there in

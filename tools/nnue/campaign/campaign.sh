@@ -7,8 +7,10 @@
 # campaign.sh DATA_DIR train NET       train network NET of nets.tsv from its chunks (made if missing)
 # campaign.sh DATA_DIR settle ID       record or check chunk ID whose file was made elsewhere
 #                                       (kit.py unpack), as `make` does with its own
-# campaign.sh DATA_DIR quiet ID        make the quiet positions of pass ID, not its labels (what
-#                                       kit.py packs to have them labelled elsewhere)
+# campaign.sh DATA_DIR quiet ID        make the quiet positions of chunk or pass ID, not its labels
+#                                       (what kit.py packs to have them labelled elsewhere, and
+#                                       what another teacher labels); a pass needs only its
+#                                       source's quiet positions
 #
 # The own-data campaign (README.md beside this script): self-play data made in
 # deterministic chunks, each from a recipe row of chunks.tsv, by an engine of
@@ -124,7 +126,7 @@ record() {
 }
 
 make_chunk() {
-  local id="$1" r engine seed games nodes label_nodes dfrc plies children positions sum c file
+  local id="$1" r engine label_nodes positions sum c file
   r="$(row "$HERE/relabels.tsv" "$id")"
   if [ -n "$r" ]; then
     make_relabelled "$r"
@@ -137,7 +139,7 @@ make_chunk() {
   fi
   r="$(row "$HERE/chunks.tsv" "$id")"
   [ -n "$r" ] || die "no chunk '$id' in chunks.tsv, relabels.tsv or passes.tsv"
-  IFS=$'\t' read -r _ engine seed games nodes label_nodes dfrc plies children positions sum <<<"$r"
+  IFS=$'\t' read -r _ engine _ _ _ label_nodes _ _ _ positions sum <<<"$r"
   file="$(chunk_file "$id")"
   if intact "$file" "$sum"; then
     stamp "chunk $id: on disk, checksum matches"
@@ -146,18 +148,47 @@ make_chunk() {
   c="$D/chunks/$id"
   lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
   trap unlock RETURN
+  # Games and quiet positions that `quiet` made complete are the ones make would play again.
+  if [ -e "$c/QUIET" ]; then
+    stamp "chunk $id: its games and quiet positions are on disk (made by quiet)"
+  else
+    chunk_quiet "$id"
+  fi
+  if [ "$label_nodes" != 0 ]; then
+    stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
+    label "$c/quiet.txt" "$c/labelled.txt" "$D/engines/$engine/chess960" "$label_nodes"
+  fi
+  settle "$HERE/chunks.tsv" "$id" "$file" "$positions" "$sum"
+}
+
+# The games and quiet positions of chunk $1 of chunks.tsv (every step of `make` before the labels)
+# into its directory, emptied first, ending with the marker QUIET once they are complete. A
+# teacher other than the chunk's engine labels these positions without the chunk's own labels.
+# The caller holds the chunk's lock.
+chunk_quiet() {
+  local id="$1" engine seed games nodes dfrc plies children c e
+  IFS=$'\t' read -r _ engine seed games nodes _ dfrc plies children _ _ <<<"$(row "$HERE/chunks.tsv" "$id")"
+  [ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || die "chunk $id: its games are to be played; set FASTCHESS to the fastchess binary"
   build "$engine"
-  local e="$D/engines/$engine"
+  e="$D/engines/$engine"
+  c="$D/chunks/$id"
   rm -rf "$c"; mkdir -p "$c"
   stamp "chunk $id: $games games of $engine at $nodes nodes (seed $seed)"
   OPENINGS='' DFRC_SHARE="$dfrc" PLIES="$plies" "$TOOLS/gen_games.sh" "$e/chess960" "$c/games" "$games" "$nodes" "$seed" >/dev/null
   "$TOOLS/positions.sh" "$e/tune" "$c/games/games.pgn" "$c/positions.txt" "$c/quiet.txt" \
     "$children" "$seed" "$games"
-  if [ "$label_nodes" != 0 ]; then
-    stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
-    label "$c/quiet.txt" "$c/labelled.txt" "$e/chess960" "$label_nodes"
-  fi
-  settle "$HERE/chunks.tsv" "$id" "$file" "$positions" "$sum"
+  touch "$c/QUIET"
+}
+
+# Whether chunk $1 of chunks.tsv has its game and quiet positions on disk, complete: made whole
+# with its checksum, or by chunk_quiet. Made now (quiet positions only) where missing; false
+# where another run holds the chunk's lock.
+quiet_ready() {
+  intact "$(chunk_file "$1")" "$(recorded_sum "$1")" && return 0
+  [ -e "$D/chunks/$1/QUIET" ] && return 0
+  lock "$1" || return 1
+  chunk_quiet "$1"
+  unlock
 }
 
 # Chunk $2 of recipe file $1 has just been made as file $3: a new row ($5 is `-`) gets its count
@@ -333,11 +364,18 @@ case "$CMD" in
     for id in ${*:-$(ids)}; do chunk_file "$id"; done
     ;;
   quiet)
-    id="${1:?pass id, as passes.tsv names it}"
+    id="${1:?chunk or pass id, as chunks.tsv or passes.tsv names it}"
+    if [ -n "$(row "$HERE/chunks.tsv" "$id")" ]; then
+      quiet_ready "$id" || die "chunk $id: being made by another run"
+      stamp "chunk $id: games and quiet positions on disk"
+      exit 0
+    fi
     r="$(row "$HERE/passes.tsv" "$id")"
-    [ -n "$r" ] || die "no pass '$id' in passes.tsv"
+    [ -n "$r" ] || die "no chunk or pass '$id' in chunks.tsv or passes.tsv"
     ! intact "$(chunk_file "$id")" "$(recorded_sum "$id")" || die "chunk $id: already made, on disk with its checksum"
-    pass_source_ready "$id" || die "chunk $id: its source is being made by another run"
+    source="$(row "$HERE/passes.tsv" "$id" | cut -f2)"
+    [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $id: its source '$source' is not a chunk of chunks.tsv"
+    quiet_ready "$source" || die "chunk $id: its source is being made by another run"
     lock "$id" || die "chunk $id: being made by another run"
     pass_quiet "$r"
     unlock
