@@ -9,7 +9,8 @@
 #
 #   DATA/chunks/ID/quiet.txt   the quiet positions (`campaign.sh DATA quiet ID`: a chunk's games and
 #                              `tune quiet`, a pass's neighbours; not the chunk's own labels)
-#   DATA/static/TEACHER/ID.txt the teacher's labels of one part (written whole, or not at all)
+#   DATA/static/TEACHER/ID.txt the teacher's labels of one part (written whole, or not at all;
+#                              TEACHER is the name with "-" for spaces and the like)
 #   DATA/static/SET.txt        the set
 #
 # With PARTs, only those parts are labelled (and made first where missing) and the set is not put
