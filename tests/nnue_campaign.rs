@@ -1249,20 +1249,14 @@ fn a_static_set_is_made_recorded_and_checked() {
         nnue.join("static_set.sh"),
     )
     .unwrap();
-    let uci = Command::new(support::binary())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(b"uci\nquit\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    let name = String::from_utf8_lossy(&uci.stdout)
-        .lines()
+    let mut engine = support::Engine::start();
+    engine.send("uci");
+    let name = engine
+        .expect("uciok", support::REPLY)
+        .iter()
         .find_map(|l| l.strip_prefix("id name ").map(str::to_owned))
         .expect("an id name");
+    engine.send("quit");
     let sets = nnue.join("static_sets.tsv");
     let set_row = |teacher: &str, tail: &str| {
         std::fs::write(
