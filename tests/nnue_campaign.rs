@@ -380,10 +380,8 @@ fn every_pass_names_its_source_engine_and_seed() {
         assert!(r[2].parse::<u64>().is_ok_and(|n| n > 0), "{id}: children");
         assert!(r[3].parse::<u64>().is_ok(), "{id}: seed");
         assert!(engines.contains(&r[4]), "{id}: engine {} unknown", r[4]);
-        assert!(
-            r[5].parse::<u64>().is_ok_and(|n| n > 0),
-            "{id}: label nodes"
-        );
+        // 0: the pass's quiet positions alone, for another teacher.
+        assert!(r[5].parse::<u64>().is_ok(), "{id}: label nodes");
         assert_count_and_checksum(id, &r);
     }
 }
@@ -1229,6 +1227,66 @@ fn a_pass_adds_only_positions_its_source_lacks() {
     let (code, err) = layout.make();
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("its recipe says 3,"), "{err}");
+}
+
+/// A pass whose row asks for no labels (label nodes 0) is its quiet positions alone, positions
+/// for another teacher: `make` writes no labelled file and calls no search, its row gets the
+/// count and checksum of its quiet positions, a second make must match them, and a kit refuses
+/// it, since it has nothing to make elsewhere.
+#[test]
+fn a_pass_without_labels_is_its_quiet_positions() {
+    let Some(layout) = PassLayout::new("campaign-pass-quiet") else {
+        return;
+    };
+    let row = |tail: &str| format!("s1+6\ts1\t6\t101\te\t0\t{tail}");
+    let write_row = |tail: &str| {
+        std::fs::write(
+            layout.here.join("passes.tsv"),
+            format!("{PASSES_HEADER}{}\n", row(tail)),
+        )
+        .unwrap()
+    };
+    write_row("-\t-");
+    let (code, err) = layout.make();
+    assert_eq!(code, Some(0), "{err}");
+    let made = layout.data.join("chunks/s1+6");
+    assert!(!made.join("labelled.txt").exists(), "{err}");
+    let quiet = std::fs::read_to_string(made.join("quiet.txt")).unwrap();
+    let lines: Vec<&str> = quiet.lines().collect();
+    assert_eq!(
+        lines,
+        PASS_POSITIONS[PASS_NEW],
+        "the positions s1 lacks, unlabelled"
+    );
+    let recorded = row(&format!(
+        "{}\t{}",
+        PASS_NEW.len(),
+        sha256_hex(quiet.as_bytes())
+    ));
+    let recipe = std::fs::read_to_string(layout.here.join("passes.tsv")).unwrap();
+    assert!(recipe.contains(&recorded), "{recipe}");
+    assert!(!err.contains("labels by"), "no search: {err}");
+
+    let files = layout.campaign(&["files", "s1+6"]);
+    assert_eq!(files.0, Some(0), "{}", files.1);
+    layout.remove_made();
+    let (code, err) = layout.make();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
+
+    let kit_dir = layout.dir.join("kit");
+    let (code, err) = kit(
+        &layout.here,
+        None,
+        &[
+            OsStr::new("pack"),
+            layout.data.as_os_str(),
+            kit_dir.as_os_str(),
+            OsStr::new("s1+6"),
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("s1+6: no labels to make elsewhere"), "{err}");
 }
 
 /// `static_set.sh` in a copied layout of a pass's: set `t` of static_sets.tsv is the quiet

@@ -36,7 +36,9 @@
 #
 # A pass (a row of passes.tsv) is more positions from a chunk's games at the cost of labels only:
 # the game positions of a chunk of chunks.tsv through `tune quiet` again, with more neighbours and
-# another seed, less every position the source chunk already holds, labelled by an engine's search.
+# another seed, less every position the source chunk already holds, labelled by an engine's search
+# (or not labelled, its file its quiet positions, when its label nodes are 0: positions for
+# another teacher, like a chunk of chunks.tsv with 0).
 #
 # Environment: FASTCHESS=/path/to/fastchess (required by `make` and `train`).
 set -euo pipefail
@@ -90,11 +92,11 @@ build() {
 }
 
 # The data file of chunk $1: labelled positions, or quiet positions with game
-# results only when its row asks for no labels (label nodes, field 6, 0).
+# results only when its row asks for no labels (label nodes 0: field 6 of a chunk or a pass).
 chunk_file() {
-  if [ -n "$(row "$HERE/relabels.tsv" "$1")" ] || [ -n "$(row "$HERE/passes.tsv" "$1")" ]; then
+  if [ -n "$(row "$HERE/relabels.tsv" "$1")" ]; then
     echo "$D/chunks/$1/labelled.txt"
-  elif [ "$(row "$HERE/chunks.tsv" "$1" | cut -f6)" = 0 ]; then
+  elif [ "$(row "$HERE/passes.tsv" "$1" | cut -f6)" = 0 ] || [ "$(row "$HERE/chunks.tsv" "$1" | cut -f6)" = 0 ]; then
     echo "$D/chunks/$1/quiet.txt"
   else
     echo "$D/chunks/$1/labelled.txt"
@@ -279,11 +281,11 @@ pass_quiet() {
 }
 
 # A chunk of passes.tsv, given its row: its quiet positions (pass_quiet), labelled by the
-# engine's search.
+# engine's search unless its label nodes are 0.
 make_pass() {
   local id source children seed engine label_nodes positions sum file
   IFS=$'\t' read -r id source children seed engine label_nodes positions sum <<<"$1"
-  file="$D/chunks/$id/labelled.txt"
+  file="$(chunk_file "$id")"
   if intact "$file" "$sum"; then
     stamp "chunk $id: on disk, checksum matches"
     return 0
@@ -293,7 +295,7 @@ make_pass() {
   trap unlock RETURN
   stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed), labelled by $engine's search at $label_nodes nodes"
   pass_quiet "$1"
-  label "$D/chunks/$id/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
+  [ "$label_nodes" = 0 ] || label "$D/chunks/$id/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
   settle "$HERE/passes.tsv" "$id" "$file" "$positions" "$sum"
 }
 

@@ -159,6 +159,11 @@ def all_rows():
 def pack(a):
     recipes = all_rows()
     todo = [Chunk.of(i, recipes) for i in a.ids]
+    for c in todo:
+        # A played chunk's games are made there; a relabelled chunk or a pass has only labels to
+        # be made there, and one of label nodes 0 none: campaign.sh makes it here in seconds.
+        if not c.played and not c.labelled():
+            die(f"{c.id}: no labels to make elsewhere (label nodes 0): campaign.sh DATA make {c.id} makes it here", 2)
     engines = {c.engine for c in todo}
     if len(engines) != 1:
         die(f"one engine a kit, these rows name {' '.join(sorted(engines))}", 2)
