@@ -1254,8 +1254,7 @@ fn a_pass_without_labels_is_its_quiet_positions() {
     let quiet = std::fs::read_to_string(made.join("quiet.txt")).unwrap();
     let lines: Vec<&str> = quiet.lines().collect();
     assert_eq!(
-        lines,
-        PASS_POSITIONS[PASS_NEW],
+        lines, PASS_POSITIONS[PASS_NEW],
         "the positions s1 lacks, unlabelled"
     );
     let recorded = row(&format!(
