@@ -293,9 +293,12 @@ make_pass() {
   pass_source_ready "$id" || { stamp "chunk $id: its source $source is being made by another run, skipped"; return 0; }
   lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
   trap unlock RETURN
-  stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed), labelled by $engine's search at $label_nodes nodes"
+  stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed)"
   pass_quiet "$1"
-  [ "$label_nodes" = 0 ] || label "$D/chunks/$id/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
+  if [ "$label_nodes" != 0 ]; then
+    stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
+    label "$D/chunks/$id/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
+  fi
   settle "$HERE/passes.tsv" "$id" "$file" "$positions" "$sum"
 }
 
