@@ -1283,6 +1283,36 @@ fn a_pass_without_labels_is_its_quiet_positions() {
     assert!(err.contains("s1+6: no labels to make elsewhere"), "{err}");
 }
 
+/// A pass reads its source's game and quiet positions, never its labels: a source whose row asks
+/// for labels that are not on disk, with its games and quiet positions complete (as `quiet`
+/// leaves them), gives its pass without being labelled first.
+#[test]
+fn a_pass_does_not_wait_for_its_sources_labels() {
+    let Some(layout) = PassLayout::new("campaign-pass-unlabelled-source") else {
+        return;
+    };
+    // s1 now asks for labels at 300 nodes, recorded with a checksum no labels of this build
+    // could match: labelling it would stop the make.
+    std::fs::write(
+        layout.here.join("chunks.tsv"),
+        format!(
+            "{CHUNKS_HEADER}s1\te\t1\t{}\t100\t300\t0\t0\t0\t2\t{}\n",
+            PASS_POSITIONS.len(),
+            "0".repeat(64)
+        ),
+    )
+    .unwrap();
+    std::fs::write(layout.data.join("chunks/s1/QUIET"), "").unwrap();
+    let (code, err) = layout.make();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("chunk s1: labels"), "{err}");
+    assert!(
+        !layout.data.join("chunks/s1/labelled.txt").exists(),
+        "{err}"
+    );
+    layout.assert_made_and_recorded();
+}
+
 /// `static_set.sh` in a copied layout of a pass's: set `t` of static_sets.tsv is the quiet
 /// positions of chunk `s1` and of its pass `s1+6` (made first, as it is missing), labelled by
 /// this build's static evaluation as the teacher (the name its `id name` gives). A part named

@@ -252,13 +252,14 @@ source_ready() {
   intact "$(chunk_file "$1")" "$(recorded_sum "$1")"
 }
 
-# Whether pass $1's source is a chunk of chunks.tsv (dies if not) and ready by check $2:
-# source_ready (made whole, the default) or quiet_ready (its quiet positions are enough).
+# Whether pass $1's source is a chunk of chunks.tsv (dies if not) with its game and quiet
+# positions on disk (quiet_ready: made where missing), all that a pass reads of it; the source's
+# labels are not made for a pass.
 pass_source_ready() {
   local source
   source="$(row "$HERE/passes.tsv" "$1" | cut -f2)"
   [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $1: its source '$source' is not a chunk of chunks.tsv"
-  "${2:-source_ready}" "$source"
+  quiet_ready "$source"
 }
 
 # The quiet positions of a pass, given its row, into its directory (emptied first): the game
@@ -379,7 +380,7 @@ case "$CMD" in
     r="$(row "$HERE/passes.tsv" "$id")"
     [ -n "$r" ] || die "no chunk or pass '$id' in chunks.tsv or passes.tsv"
     ! intact "$(chunk_file "$id")" "$(recorded_sum "$id")" || die "chunk $id: already made, on disk with its checksum"
-    pass_source_ready "$id" quiet_ready || die "chunk $id: its source is being made by another run"
+    pass_source_ready "$id" || die "chunk $id: its source is being made by another run"
     lock "$id" || die "chunk $id: being made by another run"
     pass_quiet "$r"
     unlock
