@@ -116,6 +116,14 @@ label() {
   mv "$2.tmp" "$2"
 }
 
+# The quiet positions $2 of chunk or pass $1 labelled into $3 by engine $4's search at $5 nodes,
+# as its row asks; nothing where $5 is 0 (its file is then its quiet positions).
+search_labels() {
+  [ "$5" != 0 ] || return 0
+  stamp "chunk $1: labels by $4's search at $5 nodes"
+  label "$2" "$3" "$D/engines/$4/chess960" "$5"
+}
+
 # Write count $3 and checksum $4 into the last two fields of row $2 of recipe file $1, under a
 # lock, so that runs finishing together do not write over each other's rows.
 record() {
@@ -156,10 +164,7 @@ make_chunk() {
   else
     chunk_quiet "$id"
   fi
-  if [ "$label_nodes" != 0 ]; then
-    stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
-    label "$c/quiet.txt" "$c/labelled.txt" "$D/engines/$engine/chess960" "$label_nodes"
-  fi
+  search_labels "$id" "$c/quiet.txt" "$c/labelled.txt" "$engine" "$label_nodes"
   settle "$HERE/chunks.tsv" "$id" "$file" "$positions" "$sum"
 }
 
@@ -296,10 +301,7 @@ make_pass() {
   trap unlock RETURN
   stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed)"
   pass_quiet "$1"
-  if [ "$label_nodes" != 0 ]; then
-    stamp "chunk $id: labels by $engine's search at $label_nodes nodes"
-    label "$D/chunks/$id/quiet.txt" "$file" "$D/engines/$engine/chess960" "$label_nodes"
-  fi
+  search_labels "$id" "$D/chunks/$id/quiet.txt" "$file" "$engine" "$label_nodes"
   settle "$HERE/passes.tsv" "$id" "$file" "$positions" "$sum"
 }
 
