@@ -5,8 +5,14 @@
 //!
 //! * **Fewer nodes.** The search is the same, stopped after a node budget
 //!   that doubles for every [`ELO_PER_DOUBLING`] points above
-//!   [`ANCHOR_ELO`] (and is lifted at [`ELO_MAX`]). Fewer nodes means shallower sight: tactics two or
-//!   three moves deep are missed, as a club player misses them.
+//!   [`ANCHOR_ELO`] (and is lifted at [`ELO_MAX`]). Fewer nodes means
+//!   shallower sight: tactics two or three moves deep are missed, as a
+//!   club player misses them. The levels that search one line (from
+//!   [`ONE_LINE_ELO`]) have a curve of their own, from
+//!   [`ONE_LINE_NODES`]: it binds on the longest thoughts of a 5+0.05 game
+//!   and on more of them at any slower clock, so such a level does not
+//!   grow stronger with the time control, as a level the clock alone
+//!   limited did.
 //! * **A choice among near-best moves.** The search looks at
 //!   [`CANDIDATES`] root lines (MultiPV) and picks at random among those
 //!   whose score lies within a margin of the best one, the margin growing
@@ -36,8 +42,7 @@ pub const ANCHOR_NODES: f64 = 2900.0;
 /// Elo per doubling of the node budget. Against Stockfish's scale a
 /// doubling is worth less than self-play suggests: 29,000 nodes still
 /// scored only 20% against `UCI_Elo` 2000 in the calibration screens, so
-/// the budget grows fast (2,900 nodes at 1500, about 93,000 at 2000, and
-/// from about 2500 the clock binds before the budget does).
+/// the budget grows fast (2,900 nodes at 1500, about 93,000 at 2000).
 pub const ELO_PER_DOUBLING: f64 = 100.0;
 /// Never fewer nodes than this: the search must finish a few iterations
 /// so that the candidates' scores mean something.
@@ -49,6 +54,17 @@ pub const CANDIDATES: usize = 4;
 /// (four lines at full time scored 18.8% against `UCI_Elo` 2500 after 32
 /// games, far below the one-line engine's strength).
 pub const ONE_LINE_ELO: i64 = 2400;
+/// Nodes per move at [`ONE_LINE_ELO`], doubling every
+/// [`ELO_PER_DOUBLING`] from there: 400,000 at 2500, about 800,000 just
+/// under [`ELO_MAX`]. The first curve gave 2500 about three million nodes,
+/// more than the clock of 5+0.05 lets the search reach, so 2500 played at
+/// full strength there, rose with every gain of the engine (63.5% against
+/// Stockfish 15.1 at `UCI_Elo` 2500) and would have been stronger still
+/// at a slower clock. 400,000 binds only where the engine would think
+/// longest at 5+0.05 (its moves there take 0.07 s at the median, 0.22 s at
+/// the 90th percentile), and those moves are worth much: 200,000 at 2500
+/// scored 37% and 80,000 26% (docs/strength.md).
+pub const ONE_LINE_NODES: f64 = 200_000.0;
 
 /// Root lines to search at `elo`.
 pub fn candidates(elo: i64) -> usize {
@@ -70,8 +86,13 @@ pub fn nodes(elo: i64) -> Option<u64> {
     if elo >= ELO_MAX {
         return None;
     }
+    let (base_elo, base_nodes) = if elo >= ONE_LINE_ELO {
+        (ONE_LINE_ELO as f64, ONE_LINE_NODES)
+    } else {
+        (ANCHOR_ELO, ANCHOR_NODES)
+    };
     let elo = elo.max(ELO_MIN) as f64;
-    let budget = ANCHOR_NODES * 2f64.powf((elo - ANCHOR_ELO) / ELO_PER_DOUBLING);
+    let budget = base_nodes * 2f64.powf((elo - base_elo) / ELO_PER_DOUBLING);
     Some((budget as u64).max(MIN_NODES))
 }
 
@@ -108,12 +129,18 @@ mod tests {
 
     #[test]
     fn budget_grows_with_the_level() {
-        let mut last = 0;
-        for elo in (ELO_MIN..ELO_MAX).step_by(50) {
-            let n = nodes(elo).expect("limited below the top");
-            assert!(n >= last, "{elo}: {n} < {last}");
-            last = n;
+        // Within each curve (four lines below ONE_LINE_ELO, one from it)
+        // the budget grows with the level.
+        for range in [ELO_MIN..ONE_LINE_ELO, ONE_LINE_ELO..ELO_MAX] {
+            let mut last = 0;
+            for elo in range.step_by(25) {
+                let n = nodes(elo).expect("limited below the top");
+                assert!(n >= last, "{elo}: {n} < {last}");
+                last = n;
+            }
         }
+        assert_eq!(nodes(ONE_LINE_ELO), Some(ONE_LINE_NODES as u64));
+        assert_eq!(nodes(ONE_LINE_ELO + 100), Some(2 * ONE_LINE_NODES as u64));
         assert_eq!(nodes(ELO_MAX), None);
         assert_eq!(nodes(ANCHOR_ELO as i64), Some(ANCHOR_NODES as u64));
         assert!(nodes(ELO_MIN).is_some_and(|n| n >= MIN_NODES));

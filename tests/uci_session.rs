@@ -1155,6 +1155,37 @@ fn limited_strength_plays_fast_legal_moves_and_keeps_mates() {
     assert!(out.iter().any(|l| l.contains("out of range")), "{out:?}");
 }
 
+/// A level that searches one line (2500) stops within its node budget
+/// when the GUI sets no other limit, and plays a legal move: the budget,
+/// not the clock, is what makes such a level the same at every time
+/// control.
+#[test]
+fn top_levels_stop_at_their_node_budget() {
+    let budget = chess960::strength::nodes(2500).expect("2500 is a limited level");
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_LimitStrength value true");
+    e.ask("setoption name UCI_Elo value 2500");
+    e.ask("position startpos960 321");
+    let pos = e.position();
+    e.send("go depth 60");
+    let (before, best, _) = e.bestmove(REPLY);
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    let nodes: Vec<u64> = before
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|&w| w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .collect();
+    assert!(!nodes.is_empty(), "{before:?}");
+    assert!(
+        nodes.iter().all(|&n| n <= budget),
+        "nodes {nodes:?} above the budget {budget}"
+    );
+}
+
 /// `position dfrc N` builds White's rank from Chess960 start `N % 960` and
 /// Black's from `N / 960`, with Shredder-FEN castling letters per side;
 /// the expected FEN is put together from the independent table in
