@@ -1156,9 +1156,8 @@ fn limited_strength_plays_fast_legal_moves_and_keeps_mates() {
 }
 
 /// A level that searches one line (2500) stops within its node budget
-/// when the GUI sets no other limit, and plays a legal move: the budget,
-/// not the clock, is what makes such a level the same at every time
-/// control.
+/// when the GUI sets no other limit, and plays a legal move: the budget
+/// is what keeps such a level from growing stronger with a slower clock.
 #[test]
 fn top_levels_stop_at_their_node_budget() {
     let budget = chess960::strength::nodes(2500).expect("2500 is a limited level");
