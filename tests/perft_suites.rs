@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use chess960::perft::runner::{self, Job};
 use chess960::perft::suite::{self, SuiteEntry};
@@ -27,6 +28,20 @@ fn data(name: &str) -> String {
         .join("perft")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The tests of this file that keep every core busy share the machine
+/// (each holds a read guard); the one whose result depends on the speed
+/// it measures has the machine alone (a write guard), so that a count
+/// running beside it cannot make it read as slow as a loaded machine.
+static MACHINE: RwLock<()> = RwLock::new(());
+
+fn sharing_the_machine() -> RwLockReadGuard<'static, ()> {
+    MACHINE.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn machine_alone() -> RwLockWriteGuard<'static, ()> {
+    MACHINE.write().unwrap_or_else(|e| e.into_inner())
 }
 
 fn all_cores() -> Perft {
@@ -75,6 +90,7 @@ fn startpos_table_names_our_numbering() {
 
 #[test]
 fn all_960_starts_to_depth_4() {
+    let _shared = sharing_the_machine();
     let table = suite::parse(&data("chess960_startpos.tsv")).expect("table parses");
     // Positions from our numbering, expectations from the independent table.
     let entries: Vec<SuiteEntry> = table
@@ -99,6 +115,7 @@ fn all_960_starts_to_depth_4() {
 
 #[test]
 fn midgame_960_up_to_node_cap() {
+    let _shared = sharing_the_machine();
     let entries = suite::parse(&data("chess960_midgame.perft")).expect("suite parses");
     assert_eq!(entries.len(), 960);
     let jobs = jobs_up_to(&entries, MIDGAME_CAP);
@@ -115,6 +132,7 @@ fn midgame_960_up_to_node_cap() {
 
 #[test]
 fn castling_list_up_to_node_cap() {
+    let _shared = sharing_the_machine();
     let entries = suite::parse(&data("chess960_castling.perft")).expect("suite parses");
     assert_eq!(entries.len(), 23);
     let jobs = jobs_up_to(&entries, CASTLING_CAP);
@@ -124,6 +142,7 @@ fn castling_list_up_to_node_cap() {
 
 #[test]
 fn one_thread_agrees_with_the_reference_too() {
+    let _shared = sharing_the_machine();
     let entries = suite::parse(&data("chess960_castling.perft")).expect("suite parses");
     let jobs = jobs_up_to(&entries, 1_000_000);
     let engine = Perft::new(&PerftConfig {
@@ -221,6 +240,7 @@ fn cli_right_expectation_exits_0() {
 
 #[test]
 fn cli_all_at_depth_3_prints_960_lines_in_order() {
+    let _shared = sharing_the_machine();
     let table = suite::parse(&data("chess960_startpos.tsv")).expect("table parses");
     let total: u64 = table.iter().map(|e| e.expected[&3]).sum();
     let out = bin()
@@ -351,6 +371,7 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
 /// usual result line; the summary last. README's example runs as written.
 #[test]
 fn cli_divide_works_for_suites() {
+    let _shared = sharing_the_machine();
     let out = bin()
         .args([
             "perft",
@@ -400,6 +421,7 @@ fn cli_divide_works_for_suites() {
 /// all; all 300 to depth 6 is docs/perft.md's command).
 #[test]
 fn dfrc_list_matches_numbering_and_counts() {
+    let _shared = sharing_the_machine();
     let entries = suite::parse(&data("dfrc.perft")).expect("suite parses");
     assert_eq!(entries.len(), 300);
     for e in &entries {
@@ -422,9 +444,12 @@ fn dfrc_list_matches_numbering_and_counts() {
 
 /// A run of a few seconds with a large table is not announced as a long
 /// one: the estimate is not misled by the system mapping the table's pages
-/// during the first probes (it once announced hours for this run).
+/// during the first probes (it once announced hours for this run), nor by
+/// a prediction from the tiny first probes (on a busy machine it once
+/// announced five minutes).
 #[test]
 fn cli_does_not_warn_before_a_short_run_with_a_large_table() {
+    let _alone = machine_alone();
     let out = bin()
         .args(["perft", "7", "--idn", "518", "--hash", "512"])
         .output()

@@ -533,7 +533,8 @@ pub(super) fn count_moves(
 
 /// Runs longer than this get a warning with an estimate first.
 const LONG_RUN: Duration = Duration::from_secs(60);
-/// Longest shallow count run to estimate a deep one.
+/// Longest a shallow probe count may run before it is stopped; the
+/// deepest probe that finishes within it gives the estimate.
 const PROBE_TIME: Duration = Duration::from_millis(500);
 
 /// From this depth on, the table is mapped before the probes: their
@@ -542,18 +543,51 @@ const PROBE_TIME: Duration = Duration::from_millis(500);
 /// touch only a few pages, are not made to map all of them.
 const TOUCH_FROM_DEPTH: u32 = 5;
 
+/// Count `pos` to `depth`, stopped after [`PROBE_TIME`]: the leaves and
+/// the time taken, or `None` if it ran out of time. A stopped count leaves
+/// nothing wrong behind: partial sums never enter the table.
+fn probe(engine: &Perft, pos: &Chess, depth: u32) -> Option<(u64, Duration)> {
+    let stop = AtomicBool::new(false);
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        let stop = &stop;
+        s.spawn(move || {
+            // Only a timeout stops the count; the sender is dropped (the
+            // channel disconnects) as soon as the count is over.
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                finished.recv_timeout(PROBE_TIME)
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let start = Instant::now();
+        let nodes = engine.count(pos, depth, stop);
+        let took = start.elapsed();
+        drop(done);
+        nodes.map(|n| (n, took))
+    })
+}
+
 /// Warn on stderr, with an estimate, when counting `pos` to `depth` will
-/// likely take more than [`LONG_RUN`]. Shallower counts, while they stay
-/// short ([`PROBE_TIME`]), give the branching factor and the speed.
+/// likely take more than [`LONG_RUN`]. Shallower counts, each stopped
+/// after [`PROBE_TIME`], give the branching factor and the speed.
+///
+/// Every depth is probed until one runs out of time, rather than stopping
+/// where a small probe predicts the next would be too long: on a busy
+/// machine the first, tiny probes (too small to keep the threads busy,
+/// slowed by whatever else runs) read a hundred times slower than the
+/// run, and a prediction from them once announced five minutes for a
+/// two-second count. The deeper probes cost little: each is a twentieth
+/// or so of the run, and with a table the run reuses what they stored.
 ///
 /// The speed is the best leaves-per-second any probe reached, not the
-/// average over all of them: the first probes are too small to keep the
-/// threads busy, a busy machine only ever makes a probe slower, and with
-/// a table a deeper count is faster per leaf (more transpositions), so the
-/// fastest probe, in practice the deepest, is the one closest to the run.
-/// The table is mapped into memory first ([`TOUCH_FROM_DEPTH`]), so that
-/// no probe times the system zeroing its pages (a cost the run pays
-/// anyway, once); a probe that did would make a minute's run read as hours.
+/// average over all of them: a busy machine only ever makes a probe
+/// slower, and with a table a deeper count is faster per leaf (more
+/// transpositions), so the fastest probe, in practice the deepest, is the
+/// one closest to the run. The table is mapped into memory first
+/// ([`TOUCH_FROM_DEPTH`]), so that no probe times the system zeroing its
+/// pages (a cost the run pays anyway, once); a probe that did would make a
+/// minute's run read as hours.
 fn warn_if_long(engine: &Perft, pos: &Chess, depth: u32) {
     if depth < 3 {
         return;
@@ -561,24 +595,18 @@ fn warn_if_long(engine: &Perft, pos: &Chess, depth: u32) {
     if depth >= TOUCH_FROM_DEPTH {
         engine.touch_table();
     }
-    let never = AtomicBool::new(false);
     // Leaves at the deepest probe so far (`probed` plies) and one ply above.
     let (mut before, mut last, mut probed) = (1u64, 1u64, 0u32);
     let mut best_rate = 0.0f64;
     for d in 1..depth {
-        let t = Instant::now();
-        let Some(n) = engine.count(pos, d, &never) else {
-            return;
+        let Some((n, took)) = probe(engine, pos, d) else {
+            break;
         };
         if n == 0 {
             return;
         }
         (before, last, probed) = (last, n, d);
-        best_rate = best_rate.max(rate(n, t.elapsed()));
-        let next = n as f64 * (n as f64 / before as f64);
-        if best_rate <= 0.0 || next / best_rate > PROBE_TIME.as_secs_f64() {
-            break;
-        }
+        best_rate = best_rate.max(rate(n, took));
     }
     if best_rate <= 0.0 {
         return;
