@@ -28,6 +28,9 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use shakmaty::{Color, Position};
 
+mod checkpoint;
+use checkpoint::Checkpoint;
+
 /// Options of `tune nnue`.
 #[derive(Debug, Args)]
 pub struct NnueArgs {
@@ -112,6 +115,19 @@ pub struct NnueArgs {
     /// once built with it as `src/eval/net.bin`.
     #[arg(long, value_parser = layer2_width)]
     layer2: Option<usize>,
+    /// Keep the training's state (weights, Adam's moments, epochs done)
+    /// in this file after every epoch, and go on from it when it is
+    /// there: a training longer than one sitting runs in pieces, and the
+    /// pieces make the network one uninterrupted run makes, bit for bit.
+    /// The file names the run it belongs to (options, shape, data,
+    /// starting weights); a run with anything else refuses it.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Stop once this many epochs are done (counted from the first epoch
+    /// of the training, not of this piece), leaving the checkpoint for the
+    /// next piece; the network is written only when all `--epochs` are.
+    #[arg(long, requires = "checkpoint", value_parser = clap::value_parser!(u64).range(1..))]
+    pause_after: Option<u64>,
 }
 
 /// Positions as feature lists, ready for training.
@@ -728,6 +744,33 @@ fn quantise(p: &Params, residual: bool) -> Vec<u8> {
     .to_bytes()
 }
 
+/// What makes a training the training it is, for its checkpoint: every
+/// option that changes what it computes, the network's shape, the data
+/// (sizes and a checksum of targets and bases) and the starting weights
+/// (a checksum, which covers `--seed` and `--init`).
+fn describe_run(args: &NnueArgs, start: &Params, train: &Data, valid: &Data) -> String {
+    let data = checkpoint::fnv_f32(
+        [train, valid]
+            .into_iter()
+            .flat_map(|d| d.targets.iter().chain(&d.bases)),
+    );
+    let weights = checkpoint::fnv_f32(start.groups().into_iter().flatten());
+    checkpoint::describe(&[
+        ("epochs", args.epochs.to_string()),
+        ("batch", args.batch.to_string()),
+        ("lr", args.lr.to_string()),
+        ("hidden", start.hidden().to_string()),
+        ("buckets", start.buckets().to_string()),
+        ("layer2", start.layer2().to_string()),
+        ("residual", args.residual.to_string()),
+        ("seed", args.seed.to_string()),
+        ("train", train.len().to_string()),
+        ("valid", valid.len().to_string()),
+        ("data", format!("{data:016x}")),
+        ("start", format!("{weights:016x}")),
+    ])
+}
+
 /// Trains and writes the network.
 ///
 /// # Errors
@@ -815,10 +858,32 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         v: params.zeros_like(),
         t: 0,
     };
+    let run = describe_run(args, &params, &train, &valid);
+    let mut done = 0;
+    if let Some(path) = &args.checkpoint {
+        if let Some(c) = Checkpoint::load(path, &run, &params)? {
+            (params, adam, done) = (c.params, c.adam, c.done);
+            eprintln!(
+                "nnue: going on from {} after epoch {done} of {}",
+                path.display(),
+                args.epochs
+            );
+        }
+    }
+    let last = args
+        .pause_after
+        .map_or(args.epochs, |k| args.epochs.min(k as usize));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    eprintln!("epoch 0: validation loss {:.6}", loss(&params, &valid));
-    for epoch in 1..=args.epochs {
+    // The order of epoch `done + 1` is the one an uninterrupted run had:
+    // each epoch shuffles the previous epoch's order.
+    for _ in 0..done.min(last) {
+        order.shuffle(&mut rng);
+    }
+    if done == 0 {
+        eprintln!("epoch 0: validation loss {:.6}", loss(&params, &valid));
+    }
+    for epoch in done + 1..=last {
         order.shuffle(&mut rng);
         // Full rate for the first half, then down tenfold in steps.
         let half = args.epochs / 2;
@@ -868,6 +933,21 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             loss(&params, &valid),
             start.elapsed().as_secs_f64()
         );
+        if let Some(path) = &args.checkpoint {
+            checkpoint::save(path, &run, epoch, &params, &adam)?;
+        }
+    }
+    if last < args.epochs {
+        eprintln!(
+            "nnue: paused after epoch {} of {}; the same command without --pause-after (or \
+             with a later one) goes on from {}",
+            done.max(last),
+            args.epochs,
+            args.checkpoint
+                .as_deref()
+                .map_or(String::new(), |p| p.display().to_string())
+        );
+        return Ok(());
     }
     let bytes = quantise(&params, args.residual);
     NetFile::parse(&bytes).map_err(|e| e.to_string())?;
@@ -1145,5 +1225,75 @@ mod tests {
             assert!(float_cp.abs() > 5.0, "layer2 {layer2}: a trivial score");
             assert!(!net.residual());
         }
+    }
+
+    fn piece_args(dir: &Path, seed: u64, pause_after: Option<u64>) -> NnueArgs {
+        NnueArgs {
+            data: dir.join("data.txt"),
+            out: dir.join(format!("net-{seed}.bin")),
+            epochs: 4,
+            batch: 64,
+            lr: 0.001,
+            label_scale: 1.0,
+            residual: false,
+            result_weight: 0.0,
+            calibrate: false,
+            hold_out_games: false,
+            seed,
+            init: None,
+            hidden: Some(16),
+            buckets: None,
+            layer2: None,
+            checkpoint: Some(dir.join("state.bin")),
+            pause_after,
+        }
+    }
+
+    /// A training run in pieces (paused after epochs 1 and 3, then
+    /// finished) writes the network the same training writes in one run,
+    /// byte for byte, and no network before its last epoch; a checkpoint
+    /// is refused by a run with other options, naming the difference, and
+    /// a damaged one is named as such.
+    #[test]
+    fn a_training_in_pieces_is_the_training_in_one_run() {
+        let dir = std::env::temp_dir().join(format!("c960-tune-pieces-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let lines: String = (0..960)
+            .map(|n| {
+                let fen = chess960::startpos::shredder_fen(n).expect("0..959");
+                format!("{fen};{}\n", i64::from(n % 200) - 100)
+            })
+            .collect();
+        std::fs::write(dir.join("data.txt"), lines).expect("data");
+        let whole = NnueArgs {
+            checkpoint: None,
+            out: dir.join("whole.bin"),
+            ..piece_args(&dir, 1, None)
+        };
+        run(&whole).expect("one run");
+        let one_run = std::fs::read(dir.join("whole.bin")).expect("network");
+
+        let _ = std::fs::remove_file(dir.join("state.bin"));
+        for pause in [Some(1), Some(3)] {
+            run(&piece_args(&dir, 1, pause)).expect("a piece");
+            assert!(!dir.join("net-1.bin").exists(), "a network before the end");
+        }
+        run(&piece_args(&dir, 1, None)).expect("the last piece");
+        let pieces = std::fs::read(dir.join("net-1.bin")).expect("network");
+        assert!(pieces == one_run, "the pieces trained another network");
+
+        let err = run(&piece_args(&dir, 2, None)).expect_err("refused");
+        assert!(
+            err.contains("another training (seed: its 1, this run's 2)"),
+            "{err}"
+        );
+        let state = std::fs::read(dir.join("state.bin")).expect("state");
+        std::fs::write(dir.join("state.bin"), &state[..state.len() - 3]).expect("cut");
+        let err = run(&piece_args(&dir, 1, None)).expect_err("refused");
+        assert!(
+            err.contains("not a training checkpoint (cut short)"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,0 +1,211 @@
+//! The state of a network training between two epochs, kept in a file so
+//! that a training longer than one sitting runs in pieces.
+//!
+//! What a later piece needs to go on exactly as one uninterrupted run
+//! would: the weights, Adam's two moments and step count, and how many
+//! epochs are done. The order of the positions is not stored: it is made
+//! again by replaying the seeded shuffles of the epochs done (a second or
+//! so each for tens of millions of positions), which keeps the file to
+//! three copies of the weights.
+//!
+//! The file also names the run it belongs to ([`Checkpoint::run`]): the
+//! options that shape the training, the network's shape, the number of
+//! training and validation positions with a checksum of their targets,
+//! and a checksum of the starting weights (the seed or `--init`). A piece
+//! started with anything else is refused, naming what differs, rather
+//! than silently continuing another training.
+//!
+//! Layout: `C960TC01`, the run's description (a little-endian `u32`
+//! length, then UTF-8), the epochs done (`u64`), Adam's step count
+//! (`i32`), then the weights, the first and the second moments, each as
+//! its six groups in [`Params::groups`] order (a `u64` length, then that
+//! many little-endian `f32`).
+
+use std::path::Path;
+
+use super::{Adam, Params};
+
+const MAGIC: &[u8; 8] = b"C960TC01";
+
+/// A training's state after `done` epochs.
+pub(super) struct Checkpoint {
+    /// What run this is (see [`describe`]).
+    pub run: String,
+    /// Epochs finished.
+    pub done: usize,
+    pub params: Params,
+    pub adam: Adam,
+}
+
+/// The file's bytes for the state of run `run` after `done` epochs.
+fn to_bytes(run: &str, done: usize, params: &Params, adam: &Adam) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    let run = run.as_bytes();
+    out.extend_from_slice(&(run.len() as u32).to_le_bytes());
+    out.extend_from_slice(run);
+    out.extend_from_slice(&(done as u64).to_le_bytes());
+    out.extend_from_slice(&adam.t.to_le_bytes());
+    for p in [params, &adam.m, &adam.v] {
+        for group in p.groups() {
+            out.extend_from_slice(&(group.len() as u64).to_le_bytes());
+            for w in group {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+/// Write the state of run `run` after `done` epochs to `path`, whole or
+/// not at all: to a temporary file beside it, then renamed over it, so
+/// that a run stopped while writing leaves the previous checkpoint
+/// intact.
+pub(super) fn save(
+    path: &Path,
+    run: &str,
+    done: usize,
+    params: &Params,
+    adam: &Adam,
+) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, to_bytes(run, done, params, adam))
+        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// FNV-1a (64 bits) over `f32` bit patterns: a guard against resuming
+/// with other data or other starting weights, not against forgery.
+pub(super) fn fnv_f32<'a>(values: impl IntoIterator<Item = &'a f32>) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h = OFFSET;
+    for v in values {
+        for b in v.to_bits().to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(PRIME);
+        }
+    }
+    h
+}
+
+/// The description of a run: `name value` pairs separated by spaces, in
+/// a fixed order, so that two runs are the same run exactly when their
+/// descriptions are equal, and a difference can be named.
+pub(super) fn describe(fields: &[(&str, String)]) -> String {
+    fields
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The first field in which two descriptions differ, as
+/// `name: its A, this run's B`.
+fn difference(theirs: &str, ours: &str) -> String {
+    let pairs = |s: &str| -> Vec<(String, String)> {
+        let words: Vec<&str> = s.split(' ').collect();
+        words
+            .chunks(2)
+            .map(|c| (c[0].to_string(), c.get(1).unwrap_or(&"").to_string()))
+            .collect()
+    };
+    let (a, b) = (pairs(theirs), pairs(ours));
+    for (x, y) in a.iter().zip(&b) {
+        if x != y {
+            return if x.0 == y.0 {
+                format!("{}: its {}, this run's {}", x.0, x.1, y.1)
+            } else {
+                format!("its field {} where this run has {}", x.0, y.0)
+            };
+        }
+    }
+    format!("its description {theirs:?}, this run's {ours:?}")
+}
+
+impl Checkpoint {
+    /// Read the checkpoint of the run described by `run`, whose weights
+    /// have the shape of `shape`; `None` when there is no file yet.
+    ///
+    /// # Errors
+    /// An unreadable or damaged file, or one of another run.
+    pub fn load(path: &Path, run: &str, shape: &Params) -> Result<Option<Checkpoint>, String> {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let c = Checkpoint::parse(&bytes, shape)
+            .map_err(|e| format!("{}: not a training checkpoint ({e})", path.display()))?;
+        if c.run != run {
+            return Err(format!(
+                "{}: the checkpoint of another training ({}); remove it to start afresh",
+                path.display(),
+                difference(&c.run, run)
+            ));
+        }
+        Ok(Some(c))
+    }
+
+    fn parse(bytes: &[u8], shape: &Params) -> Result<Checkpoint, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(MAGIC.len())? != MAGIC {
+            return Err("no C960TC01 header".into());
+        }
+        let len = u32::from_le_bytes(r.array()?) as usize;
+        let run = String::from_utf8(r.take(len)?.to_vec()).map_err(|e| e.to_string())?;
+        let done = u64::from_le_bytes(r.array()?) as usize;
+        let t = i32::from_le_bytes(r.array()?);
+        let mut read = || -> Result<Params, String> {
+            let mut p = shape.zeros_like();
+            for group in p.groups_mut() {
+                let n = u64::from_le_bytes(r.array()?) as usize;
+                if n != group.len() {
+                    return Err(format!("a group of {n} weights where {} fit", group.len()));
+                }
+                for w in group.iter_mut() {
+                    *w = f32::from_le_bytes(r.array()?);
+                }
+            }
+            Ok(p)
+        };
+        let params = read()?;
+        let m = read()?;
+        let v = read()?;
+        if r.at != bytes.len() {
+            return Err(format!("{} bytes too many", bytes.len() - r.at));
+        }
+        Ok(Checkpoint {
+            run,
+            done,
+            params,
+            adam: Adam { m, v, t },
+        })
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or("cut short")?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+}
