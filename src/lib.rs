@@ -15,6 +15,7 @@
 //! * [`procedures`]: dice, coins and cards at a club table, and their exact
 //!   fairness;
 //! * [`perft`]: leaf counting, the proof of the move generator;
+//! * [`checksum`]: FNV-1a, the checksum that keeps files of one run together;
 //! * [`eval`]: the static evaluation (hand-made terms and a small network);
 //! * [`search`]: the alpha-beta search and its time allocation;
 //! * [`strength`]: the levels of `UCI_LimitStrength`;
@@ -40,6 +41,7 @@ pub const VERSION: &str = concat!(
 
 pub mod backrank;
 pub mod bench;
+pub mod checksum;
 pub mod cli;
 pub mod engine;
 pub mod eval;

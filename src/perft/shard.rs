@@ -19,6 +19,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::checksum::Fnv1a;
+
 /// Which part of how many: `K/N`, `1 <= K <= N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
@@ -115,16 +117,12 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h = OFFSET;
+    let mut h = Fnv1a::new();
     for unit in units {
-        for &b in unit.as_ref().as_bytes().iter().chain(b"\n") {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(PRIME);
-        }
+        h.write(unit.as_ref().as_bytes());
+        h.write(b"\n");
     }
-    format!("fnv1a64:{h:016x}")
+    format!("fnv1a64:{:016x}", h.finish())
 }
 
 /// One counted unit.

@@ -23,6 +23,8 @@
 
 use std::path::Path;
 
+use chess960::checksum::Fnv1a;
+
 use super::{Adam, Params};
 
 const MAGIC: &[u8; 8] = b"C960TC01";
@@ -79,16 +81,11 @@ pub(super) fn save(
 /// FNV-1a (64 bits) over `f32` bit patterns: a guard against resuming
 /// with other data or other starting weights, not against forgery.
 pub(super) fn fnv_f32<'a>(values: impl IntoIterator<Item = &'a f32>) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h = OFFSET;
+    let mut h = Fnv1a::new();
     for v in values {
-        for b in v.to_bits().to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(PRIME);
-        }
+        h.write(&v.to_le_bytes());
     }
-    h
+    h.finish()
 }
 
 /// The description of a run: `name value` pairs separated by spaces, in
