@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use shakmaty::{Color, Position};
 
 mod checkpoint;
+mod simd;
 use checkpoint::Checkpoint;
 
 /// Options of `tune nnue`.
@@ -520,6 +521,7 @@ impl Params {
         p
     }
 
+    #[inline(always)]
     fn add(&mut self, other: &Params) {
         for (mine, theirs) in self.groups_mut().into_iter().zip(other.groups()) {
             for (a, b) in mine.iter_mut().zip(theirs) {
@@ -541,7 +543,9 @@ impl Params {
 
     /// The network output for one position (before the squash) through
     /// output bucket `bucket`, with the two accumulators left in the first
-    /// half of `acc` (from [`Params::scratch`]).
+    /// half of `acc` (from [`Params::scratch`]). Inlined into its callers
+    /// so that [`simd::widest`] compiles it wide.
+    #[inline(always)]
     fn forward(&self, feats: &[(u16, u16)], bucket: usize, acc: &mut [f32]) -> f32 {
         let h = self.hidden();
         let (us, them) = acc[..2 * h].split_at_mut(h);
@@ -582,6 +586,8 @@ impl Params {
     }
 
     /// Adds the gradient of one position's loss to `grad`; returns the loss.
+    /// Inlined into its callers so that [`simd::widest`] compiles it wide.
+    #[inline(always)]
     fn backward(
         &self,
         feats: &[(u16, u16)],
@@ -670,6 +676,7 @@ struct Adam {
 }
 
 impl Adam {
+    #[inline(always)]
     fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
@@ -703,18 +710,69 @@ impl Adam {
 /// Positions per gradient chunk (one chunk per rayon task).
 const CHUNK: usize = 1024;
 
+simd::wide_fn! {
+    /// The squared error of `p` on position `i` of `data`.
+    fn position_loss(p: &Params, data: &Data, i: usize, acc: &mut [f32]) -> f64 {
+        let b = bucket(usize::from(data.pieces[i]), p.buckets());
+        let pred = sigmoid(p.forward(data.position(i), b, acc) + data.bases[i]);
+        f64::from((pred - data.targets[i]).powi(2))
+    }
+}
+
+simd::wide_fn! {
+    /// The summed gradient and loss of `params` over one chunk of training
+    /// positions (indices into `train`).
+    fn chunk_gradient(params: &Params, train: &Data, chunk: &[u32]) -> (Params, f64) {
+        let buckets = params.buckets();
+        let mut grad = params.zeros_like();
+        let mut acc = params.scratch();
+        let mut l = 0.0f64;
+        for &i in chunk {
+            let i = i as usize;
+            l += f64::from(params.backward(
+                train.position(i),
+                bucket(usize::from(train.pieces[i]), buckets),
+                train.bases[i],
+                train.targets[i],
+                &mut acc,
+                &mut grad,
+            ));
+        }
+        (grad, l)
+    }
+}
+
+simd::wide_fn! {
+    /// One optimiser step from the chunks' gradients of a batch of `n`
+    /// positions (summed in their order, then averaged); returns the
+    /// chunks' summed loss.
+    fn batch_step(
+        params: &mut Params,
+        adam: &mut Adam,
+        parts: &[(Params, f64)],
+        n: usize,
+        lr: f32,
+    ) -> f64 {
+        let mut grad = params.zeros_like();
+        let mut loss = 0.0;
+        for (g, l) in parts {
+            grad.add(g);
+            loss += l;
+        }
+        let n = n as f32;
+        for w in grad.groups_mut().into_iter().flatten() {
+            *w /= n;
+        }
+        adam.step(params, &grad, lr);
+        loss
+    }
+}
+
 /// Mean loss of `p` over `data`.
 fn loss(p: &Params, data: &Data) -> f64 {
     let total: f64 = (0..data.len())
         .into_par_iter()
-        .map_init(
-            || p.scratch(),
-            |acc, i| {
-                let b = bucket(usize::from(data.pieces[i]), p.buckets());
-                let pred = sigmoid(p.forward(data.position(i), b, acc) + data.bases[i]);
-                f64::from((pred - data.targets[i]).powi(2))
-            },
-        )
+        .map_init(|| p.scratch(), |acc, i| position_loss(p, data, i, acc))
         .sum();
     total / data.len().max(1) as f64
 }
@@ -852,7 +910,6 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             args.batch
         ));
     }
-    let buckets = params.buckets();
     let mut adam = Adam {
         m: params.zeros_like(),
         v: params.zeros_like(),
@@ -897,34 +954,9 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         for batch in order.chunks_exact(args.batch) {
             let parts: Vec<(Params, f64)> = batch
                 .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut grad = params.zeros_like();
-                    let mut acc = params.scratch();
-                    let mut l = 0.0f64;
-                    for &i in chunk {
-                        let i = i as usize;
-                        l += f64::from(params.backward(
-                            train.position(i),
-                            bucket(usize::from(train.pieces[i]), buckets),
-                            train.bases[i],
-                            train.targets[i],
-                            &mut acc,
-                            &mut grad,
-                        ));
-                    }
-                    (grad, l)
-                })
+                .map(|chunk| chunk_gradient(&params, &train, chunk))
                 .collect();
-            let mut grad = params.zeros_like();
-            for (g, l) in &parts {
-                grad.add(g);
-                train_loss += l;
-            }
-            let n = batch.len() as f32;
-            for w in grad.groups_mut().into_iter().flatten() {
-                *w /= n;
-            }
-            adam.step(&mut params, &grad, lr);
+            train_loss += batch_step(&mut params, &mut adam, &parts, batch.len(), lr);
         }
         let steps = train.len() / args.batch;
         eprintln!(
@@ -1294,6 +1326,59 @@ mod tests {
             err.contains("not a training checkpoint (cut short)"),
             "{err}"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The training compiled wide (AVX2, where this processor has it) and
+    /// the baseline build's training write the same network, byte for
+    /// byte, with one hidden layer and with a second layer and output
+    /// buckets. (On a processor without AVX2 both runs take the baseline
+    /// path.)
+    #[test]
+    fn the_wide_training_is_the_baseline_training() {
+        use std::sync::atomic::Ordering;
+        let dir = std::env::temp_dir().join(format!("c960-tune-wide-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        // Start positions and positions a few random moves on, so that
+        // the hidden neurons are spread over their clipped range.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let lines: String = (0..960)
+            .map(|n| {
+                let fen = chess960::startpos::shredder_fen(n).expect("0..959");
+                let mut pos = parse_fen(&fen).expect("start position");
+                for _ in 0..(n % 13) {
+                    let moves = pos.legal_moves();
+                    let Some(m) = moves.get(rng.gen_range(0..moves.len().max(1))) else {
+                        break;
+                    };
+                    pos = pos.play(*m).expect("legal");
+                }
+                let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal);
+                format!("{fen};{}\n", i64::from(n % 200) - 100)
+            })
+            .collect();
+        std::fs::write(dir.join("data.txt"), lines).expect("data");
+        for (buckets, layer2) in [(None, None), (Some(4), Some(8))] {
+            let mut nets = Vec::new();
+            for baseline in [false, true] {
+                simd::BASELINE_ONLY.store(baseline, Ordering::SeqCst);
+                let args = NnueArgs {
+                    checkpoint: None,
+                    hidden: Some(32),
+                    buckets,
+                    layer2,
+                    ..piece_args(&dir, 1, None)
+                };
+                let result = run(&args);
+                simd::BASELINE_ONLY.store(false, Ordering::SeqCst);
+                result.expect("training");
+                nets.push(std::fs::read(dir.join("net-1.bin")).expect("network"));
+            }
+            assert!(
+                nets[0] == nets[1],
+                "the wide training wrote another network (buckets {buckets:?}, layer2 {layer2:?})"
+            );
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
