@@ -544,7 +544,7 @@ impl Params {
     /// The network output for one position (before the squash) through
     /// output bucket `bucket`, with the two accumulators left in the first
     /// half of `acc` (from [`Params::scratch`]). Inlined into its callers
-    /// so that [`simd::widest`] compiles it wide.
+    /// so that the copies [`simd::wide_fn`] makes compile it wide.
     #[inline(always)]
     fn forward(&self, feats: &[(u16, u16)], bucket: usize, acc: &mut [f32]) -> f32 {
         let h = self.hidden();
@@ -586,7 +586,7 @@ impl Params {
     }
 
     /// Adds the gradient of one position's loss to `grad`; returns the loss.
-    /// Inlined into its callers so that [`simd::widest`] compiles it wide.
+    /// Inlined into its callers so that the copies [`simd::wide_fn`] makes compile it wide.
     #[inline(always)]
     fn backward(
         &self,
