@@ -707,15 +707,21 @@ impl Adam {
     }
 }
 
-/// Positions per gradient chunk (one chunk per rayon task).
+/// Positions per chunk of the gradient and of the validation loss (one
+/// chunk per rayon task, and per check of the processor's vector width).
 const CHUNK: usize = 1024;
 
 simd::wide_fn! {
-    /// The squared error of `p` on position `i` of `data`.
-    fn position_loss(p: &Params, data: &Data, i: usize, acc: &mut [f32]) -> f64 {
-        let b = bucket(usize::from(data.pieces[i]), p.buckets());
-        let pred = sigmoid(p.forward(data.position(i), b, acc) + data.bases[i]);
-        f64::from((pred - data.targets[i]).powi(2))
+    /// The summed squared error of `p` over positions `range` of `data`.
+    fn range_loss(p: &Params, data: &Data, range: std::ops::Range<usize>) -> f64 {
+        let mut acc = p.scratch();
+        range
+            .map(|i| {
+                let b = bucket(usize::from(data.pieces[i]), p.buckets());
+                let pred = sigmoid(p.forward(data.position(i), b, &mut acc) + data.bases[i]);
+                f64::from((pred - data.targets[i]).powi(2))
+            })
+            .sum()
     }
 }
 
@@ -744,35 +750,32 @@ simd::wide_fn! {
 
 simd::wide_fn! {
     /// One optimiser step from the chunks' gradients of a batch of `n`
-    /// positions (summed in their order, then averaged); returns the
-    /// chunks' summed loss.
+    /// positions (summed in their order, then averaged).
     fn batch_step(
         params: &mut Params,
         adam: &mut Adam,
         parts: &[(Params, f64)],
         n: usize,
         lr: f32,
-    ) -> f64 {
+    ) {
         let mut grad = params.zeros_like();
-        let mut loss = 0.0;
-        for (g, l) in parts {
+        for (g, _) in parts {
             grad.add(g);
-            loss += l;
         }
         let n = n as f32;
         for w in grad.groups_mut().into_iter().flatten() {
             *w /= n;
         }
         adam.step(params, &grad, lr);
-        loss
     }
 }
 
 /// Mean loss of `p` over `data`.
 fn loss(p: &Params, data: &Data) -> f64 {
-    let total: f64 = (0..data.len())
+    let n = data.len();
+    let total: f64 = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .map_init(|| p.scratch(), |acc, i| position_loss(p, data, i, acc))
+        .map(|c| range_loss(p, data, c * CHUNK..(n.min((c + 1) * CHUNK))))
         .sum();
     total / data.len().max(1) as f64
 }
@@ -956,7 +959,10 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
                 .par_chunks(CHUNK)
                 .map(|chunk| chunk_gradient(&params, &train, chunk))
                 .collect();
-            train_loss += batch_step(&mut params, &mut adam, &parts, batch.len(), lr);
+            for (_, l) in &parts {
+                train_loss += l;
+            }
+            batch_step(&mut params, &mut adam, &parts, batch.len(), lr);
         }
         let steps = train.len() / args.batch;
         eprintln!(

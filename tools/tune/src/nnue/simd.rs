@@ -21,15 +21,15 @@
 /// wide one to cover them: the network's forward and backward passes and
 /// the optimiser's step are marked `#[inline(always)]` for that reason.
 macro_rules! wide_fn {
-    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
         $(#[$meta])*
-        fn $name($($arg: $ty),*) -> $ret {
+        fn $name($($arg: $ty),*) $(-> $ret)? {
             #[inline(always)]
-            fn body($($arg: $ty),*) -> $ret $body
+            fn body($($arg: $ty),*) $(-> $ret)? $body
 
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "avx2")]
-            fn avx2($($arg: $ty),*) -> $ret {
+            fn avx2($($arg: $ty),*) $(-> $ret)? {
                 body($($arg),*)
             }
 
