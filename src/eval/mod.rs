@@ -124,7 +124,11 @@ pub struct PathEval {
 impl PathEval {
     /// A path starting at `root`, for plies `0..plies`.
     pub fn new(root: &Board, plies: usize) -> PathEval {
-        let net = network();
+        PathEval::with(network(), root, plies)
+    }
+
+    /// A path of network `net` (the compiled one, or a test's).
+    fn with(net: &'static Network, root: &Board, plies: usize) -> PathEval {
         let acc = net.refresh(root);
         let plies = plies.max(1);
         PathEval {
@@ -136,10 +140,21 @@ impl PathEval {
 
     /// The move `m` from `parent` (at `ply`) to `child` (at `ply + 1`).
     pub fn push(&mut self, ply: usize, parent: &Chess, child: &Chess, m: Move) {
-        match Delta::of_move(parent.board(), child.board(), parent.turn(), m) {
+        let delta = if m.role() == Role::King
+            && self
+                .net
+                .view_changes(parent.turn(), parent.board(), child.board())
+        {
+            // The king moved to other rows of the first layer.
+            None
+        } else {
+            Delta::of_move(parent.board(), child.board(), parent.turn(), m)
+        };
+        match delta {
             Some(delta) => self.pending[ply + 1] = Some(delta),
             None => {
-                // Not one move: summed from scratch, now.
+                // Not one move, or a king move to other rows: summed from
+                // scratch, now.
                 self.accs[ply + 1] = self.net.refresh(child.board());
                 self.pending[ply + 1] = None;
             }
@@ -200,11 +215,53 @@ mod tests {
     /// that is evaluated the from-scratch score.
     #[test]
     fn lazy_updates_follow_the_search_path() {
+        walk_the_search_path(
+            network(),
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+        );
+    }
+
+    /// The same with a network of king buckets and mirroring, from a
+    /// position where the kings move and castle often.
+    #[test]
+    fn king_buckets_follow_the_search_path() {
+        let compiled = nnue::NetFile::parse(&network_bytes()).expect("the compiled network");
+        let kings = nnue::king_layout("k4").expect("k4");
+        let rows = nnue::INPUTS * nnue::king_buckets(&kings);
+        // Each bucket a shifted copy of the compiled first layer, so that
+        // the buckets differ and the scores stay those of a network.
+        let ft_weights = (0..rows * compiled.hidden)
+            .map(|i| {
+                let row = i / compiled.hidden % nnue::INPUTS;
+                let bucket = i / compiled.hidden / nnue::INPUTS;
+                compiled.ft_weights[row * compiled.hidden + i % compiled.hidden]
+                    .wrapping_add((bucket as i16 - 1) * 3)
+            })
+            .collect();
+        let file = nnue::NetFile {
+            kings,
+            ft_weights,
+            ..compiled
+        };
+        let net = Network::from_bytes(&file.to_bytes()).expect("a king network");
+        assert!(net.has_kings());
+        let net: &'static Network = Box::leak(Box::new(net));
+        walk_the_search_path(
+            net,
+            "r3k2r/ppp1qppp/2n5/3pP3/8/2N5/PPPQ1PPP/R3K2R w KQkq d6 0 1",
+        );
+    }
+
+    fn network_bytes() -> Vec<u8> {
+        include_bytes!("net.bin").to_vec()
+    }
+
+    fn walk_the_search_path(net: &'static Network, fen: &str) {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let root =
-            parse_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1").expect("FEN");
-        let mut path = PathEval::new(root.board(), 16);
+        let root = parse_fen(fen).expect("FEN");
+        let scratch = |pos: &Chess| total(net, &net.refresh(pos.board()), pos);
+        let mut path = PathEval::with(net, root.board(), 16);
         let mut line = vec![root];
         let mut checked = 0;
         for _ in 0..4000 {
@@ -234,11 +291,7 @@ mod tests {
             if rng.gen_bool(0.3) {
                 let at = rng.gen_range(0..line.len());
                 // Only the current node and its ancestors are on the path.
-                assert_eq!(
-                    path.evaluate(&line[at], at),
-                    evaluate(&line[at]),
-                    "ply {at}"
-                );
+                assert_eq!(path.evaluate(&line[at], at), scratch(&line[at]), "ply {at}");
                 checked += 1;
             }
         }

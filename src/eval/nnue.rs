@@ -28,6 +28,13 @@
 //!   only add up what each first-layer neuron says; a second layer lets
 //!   neurons combine, at the cost of `2 * HIDDEN` multiplications per
 //!   neuron of it in every evaluation.
+//! * The first layer may come in copies too ("king buckets"), each side's
+//!   accumulator summing the rows of the copy its own king's square picks,
+//!   on the board seen as it is or mirrored left to right ([`KingMap`],
+//!   kept with the accumulator as its [`View`]). A king move that changes
+//!   a side's view makes that side's sum from scratch; every other move
+//!   updates it as above. One copy, never mirrored, is the plain network
+//!   (the committed one).
 //! * The output layer may come in [`BUCKETS`] copies ("output buckets"),
 //!   one chosen by the number of pieces on the board ([`bucket`]): the
 //!   first layer is shared, and each stage of the game (a full board, a
@@ -68,6 +75,12 @@ pub const MAGIC_BUCKETS: &[u8; 8] = b"C960NN03";
 /// of buckets, one included). A new version so that every earlier file
 /// keeps its bytes and meaning.
 pub const MAGIC_LAYERS: &[u8; 8] = b"C960NN04";
+/// First bytes of a network file whose first layer depends on where the
+/// viewer's own king stands ([`KingMap`]): king buckets, the board
+/// mirrored left to right, or both. A new version so that every earlier
+/// file keeps its bytes and meaning; a network without king buckets is
+/// still written in one of the older forms.
+pub const MAGIC_KINGS: &[u8; 8] = b"C960NN05";
 /// Bytes before the weights of a [`MAGIC`] file: the magic, the hidden
 /// size and the kind.
 const HEADER: usize = 16;
@@ -77,6 +90,13 @@ const HEADER_BUCKETS: usize = 20;
 /// Bytes before the weights of a [`MAGIC_LAYERS`] file: [`HEADER_BUCKETS`],
 /// then the width of the second hidden layer.
 const HEADER_LAYERS: usize = 24;
+/// Bytes before the weights of a [`MAGIC_KINGS`] file: [`HEADER_LAYERS`]
+/// (with a width of 0 for no second layer), then the [`KingMap`].
+const HEADER_KINGS: usize = HEADER_LAYERS + 64;
+/// The most king buckets a network may have. Why a bound: each bucket is
+/// a copy of the first layer (`INPUTS * hidden` weights), which the
+/// training data must fill; and a feature index must fit in a `u16`.
+pub const MAX_KING_BUCKETS: usize = 32;
 /// The widest second hidden layer a file may have. Why a bound: each of
 /// its neurons costs `2 * HIDDEN` multiplications per evaluation, so a
 /// few dozen already cost more than the first layer's update.
@@ -87,6 +107,105 @@ pub const MAX_BUCKETS: usize = 16;
 /// The evaluation loops take the hidden neurons eight at a time, so a
 /// network's width is a multiple of this.
 pub const LANES: usize = 8;
+
+/// Which copy of the first layer a side's accumulator reads the board
+/// through, and whether it sees the board mirrored left to right, by
+/// where that side's own king stands: one entry per square, seen from
+/// that side as the features are, holding the king bucket in its low bits
+/// and [`MIRROR`] where the board is mirrored. All zeros ([`PLAIN_KINGS`])
+/// is the plain network: one first layer, never mirrored.
+///
+/// Why: what a piece is worth depends on where the kings stand (a pawn
+/// storm against a castled king, a rook on the king's file). A plain
+/// network learns that only through sums of hidden neurons; a bucketed
+/// one has a row per king region, piece and square. Mirroring halves what
+/// there is to learn, as a position and its mirror image are nearly worth
+/// the same (castling rights are not inputs).
+pub type KingMap = [u8; 64];
+
+/// The map of a network without king buckets or mirroring.
+pub const PLAIN_KINGS: KingMap = [0; 64];
+
+/// The bit of a [`KingMap`] entry that mirrors the board left to right.
+pub const MIRROR: u8 = 0x80;
+
+/// Number of king buckets (first-layer copies) `map` uses.
+pub const fn king_buckets(map: &KingMap) -> usize {
+    let mut most = 0;
+    let mut i = 0;
+    while i < 64 {
+        let b = (map[i] & !MIRROR) as usize;
+        if b > most {
+            most = b;
+        }
+        i += 1;
+    }
+    most + 1
+}
+
+/// True for the map of a network without king buckets or mirroring.
+const fn is_plain(map: &KingMap) -> bool {
+    let mut i = 0;
+    while i < 64 {
+        if map[i] != 0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The named king layouts (`tune nnue --kings`), each with what it does.
+pub const KING_LAYOUTS: [(&str, &str); 4] = [
+    ("plain", "one first layer, never mirrored"),
+    (
+        "mirror",
+        "one first layer; the board mirrored when the king is on files e-h",
+    ),
+    (
+        "halves",
+        "two first layers, for the king on files a-d and on files e-h; never mirrored",
+    ),
+    (
+        "k4",
+        "mirrored as `mirror`; four first layers, for the king on files a-b or c-d of its \
+         first rank, on its second rank, and further up",
+    ),
+];
+
+/// The [`KingMap`] of a layout of [`KING_LAYOUTS`], by name.
+pub fn king_layout(name: &str) -> Option<KingMap> {
+    let mut map = PLAIN_KINGS;
+    for (sq, entry) in map.iter_mut().enumerate() {
+        let (file, rank) = (sq % 8, sq / 8);
+        let mirror = if file >= 4 { MIRROR } else { 0 };
+        // The file once mirrored: 0..=3.
+        let near = file.min(7 - file);
+        *entry = match name {
+            "plain" => 0,
+            "mirror" => mirror,
+            "halves" => u8::from(file >= 4),
+            "k4" => {
+                mirror
+                    | match rank {
+                        0 => u8::from(near >= 2),
+                        1 => 2,
+                        _ => 3,
+                    }
+            }
+            _ => return None,
+        };
+    }
+    Some(map)
+}
+
+/// The name of `map` among [`KING_LAYOUTS`], if it is one of them.
+pub fn king_layout_name(map: &KingMap) -> Option<&'static str> {
+    KING_LAYOUTS
+        .iter()
+        .map(|(name, _)| *name)
+        .find(|name| king_layout(name).as_ref() == Some(map))
+}
 
 /// Evaluations are kept away from mate scores.
 const EVAL_LIMIT: i32 = 20_000;
@@ -121,21 +240,43 @@ const fn starts_with(bytes: &[u8], magic: &[u8; 8]) -> bool {
 
 /// Output buckets of the compiled network: the number its header states
 /// (1 for a [`MAGIC`] file), read while compiling like [`HIDDEN`].
-pub const BUCKETS: usize =
-    if starts_with(NET_BYTES, MAGIC_BUCKETS) || starts_with(NET_BYTES, MAGIC_LAYERS) {
-        assert!(
-            NET_BYTES.len() >= HEADER_BUCKETS,
-            "src/eval/net.bin is too short"
-        );
-        u32::from_le_bytes([NET_BYTES[16], NET_BYTES[17], NET_BYTES[18], NET_BYTES[19]]) as usize
-    } else {
-        1
-    };
+pub const BUCKETS: usize = if starts_with(NET_BYTES, MAGIC_BUCKETS)
+    || starts_with(NET_BYTES, MAGIC_LAYERS)
+    || starts_with(NET_BYTES, MAGIC_KINGS)
+{
+    assert!(
+        NET_BYTES.len() >= HEADER_BUCKETS,
+        "src/eval/net.bin is too short"
+    );
+    u32::from_le_bytes([NET_BYTES[16], NET_BYTES[17], NET_BYTES[18], NET_BYTES[19]]) as usize
+} else {
+    1
+};
+
+/// The compiled network's [`KingMap`], read while compiling like
+/// [`HIDDEN`] (the engine takes it from the network it holds; this
+/// constant only checks the file's length).
+const NET_KINGS: KingMap = if starts_with(NET_BYTES, MAGIC_KINGS) {
+    assert!(
+        NET_BYTES.len() >= HEADER_KINGS,
+        "src/eval/net.bin is too short"
+    );
+    let mut map = PLAIN_KINGS;
+    let mut i = 0;
+    while i < 64 {
+        map[i] = NET_BYTES[HEADER_LAYERS + i];
+        i += 1;
+    }
+    map
+} else {
+    PLAIN_KINGS
+};
 
 /// Width of the compiled network's second hidden layer (0 for none). The
 /// evaluation takes it from the network it holds; this constant only
 /// checks the file's length while compiling.
-const LAYER2: usize = if starts_with(NET_BYTES, MAGIC_LAYERS) {
+const LAYER2: usize = if starts_with(NET_BYTES, MAGIC_LAYERS) || starts_with(NET_BYTES, MAGIC_KINGS)
+{
     assert!(
         NET_BYTES.len() >= HEADER_LAYERS,
         "src/eval/net.bin is too short"
@@ -145,10 +286,12 @@ const LAYER2: usize = if starts_with(NET_BYTES, MAGIC_LAYERS) {
     0
 };
 
-/// Bytes before the weights of a file of `buckets` output buckets and a
-/// second hidden layer of `layer2` neurons (0: none).
-const fn header_size(buckets: usize, layer2: usize) -> usize {
-    if layer2 > 0 {
+/// Bytes before the weights of a file of `buckets` output buckets, a
+/// second hidden layer of `layer2` neurons (0: none) and king map `kings`.
+const fn header_size(buckets: usize, layer2: usize, kings: &KingMap) -> usize {
+    if !is_plain(kings) {
+        HEADER_KINGS
+    } else if layer2 > 0 {
         HEADER_LAYERS
     } else if buckets == 1 {
         HEADER
@@ -157,16 +300,18 @@ const fn header_size(buckets: usize, layer2: usize) -> usize {
     }
 }
 
-/// Size of a network file of `hidden` neurons, `buckets` output buckets
-/// and a second hidden layer of `layer2` neurons (0: none): the header,
-/// per neuron a first-layer column of [`INPUTS`] weights and a bias
-/// (`i16`), then per bucket the layers after it (`f32`): two output
-/// weights a first-layer neuron and a bias; or, with a second layer,
-/// `2 * hidden` weights and a bias per neuron of it, then one output
-/// weight per neuron of it and a bias.
-pub const fn file_size(hidden: usize, buckets: usize, layer2: usize) -> usize {
+/// Size of a network file of `hidden` neurons, `buckets` output buckets,
+/// a second hidden layer of `layer2` neurons (0: none) and king map
+/// `kings`: the header, per neuron a first-layer column of [`INPUTS`]
+/// weights per king bucket and a bias (`i16`), then per output bucket the
+/// layers after it (`f32`): two output weights a first-layer neuron and a
+/// bias; or, with a second layer, `2 * hidden` weights and a bias per
+/// neuron of it, then one output weight per neuron of it and a bias.
+pub const fn file_size(hidden: usize, buckets: usize, layer2: usize, kings: &KingMap) -> usize {
     let head = layer2 * (2 * hidden + 1) + out_inputs(hidden, layer2) + 1;
-    header_size(buckets, layer2) + hidden * 2 * (INPUTS + 1) + buckets * 4 * head
+    header_size(buckets, layer2, kings)
+        + hidden * 2 * (INPUTS * king_buckets(kings) + 1)
+        + buckets * 4 * head
 }
 
 /// Inputs of the output layer of a network of `hidden` neurons and a
@@ -182,7 +327,7 @@ pub const fn out_inputs(hidden: usize, layer2: usize) -> usize {
 }
 
 /// Size of the compiled network file.
-pub const FILE_SIZE: usize = file_size(HIDDEN, BUCKETS, LAYER2);
+pub const FILE_SIZE: usize = file_size(HIDDEN, BUCKETS, LAYER2, &NET_KINGS);
 
 /// The output bucket of a position with `pieces` pieces (kings included)
 /// in a network of `buckets` buckets: the piece counts 2..=32 cut into
@@ -205,7 +350,8 @@ const _: () = {
     assert!(
         starts_with(NET_BYTES, MAGIC)
             || starts_with(NET_BYTES, MAGIC_BUCKETS)
-            || starts_with(NET_BYTES, MAGIC_LAYERS),
+            || starts_with(NET_BYTES, MAGIC_LAYERS)
+            || starts_with(NET_BYTES, MAGIC_KINGS),
         "src/eval/net.bin: bad magic"
     );
     assert!(
@@ -217,6 +363,10 @@ const _: () = {
         "src/eval/net.bin: the number of output buckets must be from 1 to 16"
     );
     assert!(
+        king_buckets(&NET_KINGS) <= MAX_KING_BUCKETS,
+        "src/eval/net.bin: too many king buckets"
+    );
+    assert!(
         NET_BYTES.len() == FILE_SIZE,
         "src/eval/net.bin: its length does not match its hidden size"
     );
@@ -224,8 +374,10 @@ const _: () = {
 
 /// Network weights, ready for inference.
 pub struct Network {
-    /// First-layer rows, one per input feature.
-    ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// First-layer rows, one per input feature of each king bucket.
+    ft_weights: Box<[[i16; HIDDEN]]>,
+    /// Which rows each side reads, by where its king stands.
+    kings: KingMap,
     ft_bias: [i16; HIDDEN],
     /// What turns the two accumulators into a score.
     head: Head,
@@ -275,6 +427,43 @@ enum Head {
 #[repr(align(64))]
 pub struct Accumulator {
     v: [[i16; HIDDEN]; 2],
+    /// How each sum reads the board (the same index).
+    views: [View; 2],
+}
+
+/// How one side's first-layer sum reads the board: the rows of its king's
+/// bucket, the board mirrored or not ([`KingMap`]). A move of that side's
+/// king that changes it makes the sum start again from scratch; any other
+/// move leaves it as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The first row of the king bucket's copy of the first layer.
+    offset: u16,
+    /// 7 to mirror squares left to right (`sq ^ 7`), else 0.
+    flip: u8,
+}
+
+impl View {
+    /// The view of a network without king buckets or mirroring.
+    pub const PLAIN: View = View { offset: 0, flip: 0 };
+
+    /// How `viewer`'s sum reads `board` in a network of map `kings`.
+    #[inline]
+    pub fn of(kings: &KingMap, viewer: Color, board: &Board) -> View {
+        let king = board.king_of(viewer).map_or(0, usize::from);
+        let entry = kings[if viewer.is_white() { king } else { king ^ 56 }];
+        View {
+            offset: u16::from(entry & !MIRROR) * INPUTS as u16,
+            flip: if entry & MIRROR == 0 { 0 } else { 7 },
+        }
+    }
+
+    /// The row of a piece of `color` and `role` on `sq` (0..64) in
+    /// `viewer`'s sum.
+    #[inline(always)]
+    pub fn feature(self, viewer: Color, color: Color, role: Role, sq: usize) -> usize {
+        usize::from(self.offset) + feature(viewer, color, role, sq ^ usize::from(self.flip))
+    }
 }
 
 /// What one move changes for the first layer: the pieces it takes off
@@ -360,9 +549,12 @@ pub fn feature(viewer: Color, color: Color, role: Role, sq: usize) -> usize {
     (theirs * 6 + (role as usize - 1)) * 64 + sq
 }
 
-/// The features of every piece on `board`, seen from White and from Black,
-/// in square order: what the trainer reads.
-pub fn features(board: &Board) -> Vec<(u16, u16)> {
+/// The rows of every piece on `board` in a network of king map `kings`,
+/// seen from White and from Black, in square order: what the trainer
+/// reads.
+pub fn features(board: &Board, kings: &KingMap) -> Vec<(u16, u16)> {
+    let white = View::of(kings, Color::White, board);
+    let black = View::of(kings, Color::Black, board);
     board
         .occupied()
         .into_iter()
@@ -370,8 +562,8 @@ pub fn features(board: &Board) -> Vec<(u16, u16)> {
             let p = board.piece_at(sq)?;
             let i = usize::from(sq);
             Some((
-                feature(Color::White, p.color, p.role, i) as u16,
-                feature(Color::Black, p.color, p.role, i) as u16,
+                white.feature(Color::White, p.color, p.role, i) as u16,
+                black.feature(Color::Black, p.color, p.role, i) as u16,
             ))
         })
         .collect()
@@ -412,6 +604,13 @@ pub enum NetError {
     /// A second hidden layer no network can have.
     #[error("network has a second hidden layer of {0} neurons; the width must be from 1 to {MAX_LAYER2}")]
     Layer2(u32),
+    /// A king map entry naming a bucket past the last one allowed.
+    #[error("network's king map names bucket {0}; king buckets run from 0 to {max}", max = MAX_KING_BUCKETS - 1)]
+    KingBucket(u8),
+    /// A king-map file whose map is the plain one (one file per network:
+    /// a plain network is written in an older form).
+    #[error("network file has a king map without king buckets or mirroring")]
+    PlainKings,
     /// Neither standalone (0) nor a correction to the hand-made eval (1).
     #[error("unknown network kind {0}")]
     Kind(u32),
@@ -430,11 +629,13 @@ pub enum NetError {
 /// out for the search.
 ///
 /// The format: magic ([`MAGIC`] for one output bucket, [`MAGIC_BUCKETS`]
-/// for several, [`MAGIC_LAYERS`] for a second hidden layer), hidden size
+/// for several, [`MAGIC_LAYERS`] for a second hidden layer,
+/// [`MAGIC_KINGS`] for a [`KingMap`] other than the plain one), hidden size
 /// (u32), kind (u32: 1 if residual), the number of buckets (u32, not after
-/// [`MAGIC`]), the second layer's width (u32, only after
-/// [`MAGIC_LAYERS`]), first-layer rows (one per input feature, `hidden`
-/// weights each) and bias (i16). Then, all `f32`: with a second layer,
+/// [`MAGIC`]), the second layer's width (u32, only after [`MAGIC_LAYERS`]
+/// and [`MAGIC_KINGS`], where 0 is none), the king map (64 bytes, only
+/// after [`MAGIC_KINGS`]), first-layer rows (one per input feature of each
+/// king bucket, `hidden` weights each) and bias (i16). Then, all `f32`: with a second layer,
 /// per bucket its rows (one per neuron, `2 * hidden` weights, the side to
 /// move's half first), then per bucket its biases; then per bucket the
 /// output weights (over the second layer's neurons, or over the first
@@ -451,7 +652,9 @@ pub struct NetFile {
     pub buckets: usize,
     /// Neurons of the second hidden layer; 0 for none.
     pub layer2: usize,
-    /// First-layer rows, flattened: `INPUTS * hidden`.
+    /// Which first-layer rows each side reads, by where its king stands.
+    pub kings: KingMap,
+    /// First-layer rows, flattened: `INPUTS * king_buckets(&kings) * hidden`.
     pub ft_weights: Vec<i16>,
     /// First-layer bias: `hidden`.
     pub ft_bias: Vec<i16>,
@@ -480,12 +683,15 @@ impl NetFile {
                 expected: HEADER,
             });
         }
+        let with_kings = starts_with(bytes, MAGIC_KINGS);
         let layered = starts_with(bytes, MAGIC_LAYERS);
         let bucketed = starts_with(bytes, MAGIC_BUCKETS);
-        if !layered && !bucketed && !starts_with(bytes, MAGIC) {
+        if !with_kings && !layered && !bucketed && !starts_with(bytes, MAGIC) {
             return Err(NetError::Magic);
         }
-        let header = if layered {
+        let header = if with_kings {
+            HEADER_KINGS
+        } else if layered {
             HEADER_LAYERS
         } else if bucketed {
             HEADER_BUCKETS
@@ -506,11 +712,11 @@ impl NetFile {
         if hidden == 0 || !hidden.is_multiple_of(LANES) {
             return Err(NetError::Width(width));
         }
-        let buckets = if bucketed || layered {
+        let buckets = if bucketed || layered || with_kings {
             // A bucketed file states a number other than 1: one bucket is
             // written in the older form, so each network has one file.
             let n = word(16);
-            let least = if layered { 1 } else { 2 };
+            let least = if bucketed { 2 } else { 1 };
             if !(least..=MAX_BUCKETS as u32).contains(&n) {
                 return Err(NetError::Buckets(n));
             }
@@ -518,16 +724,30 @@ impl NetFile {
         } else {
             1
         };
-        let layer2 = if layered {
+        let layer2 = if layered || with_kings {
             let n = word(20);
-            if !(1..=MAX_LAYER2 as u32).contains(&n) {
+            let least = if layered { 1 } else { 0 };
+            if !(least..=MAX_LAYER2 as u32).contains(&n) {
                 return Err(NetError::Layer2(n));
             }
             n as usize
         } else {
             0
         };
-        let expected = file_size(hidden, buckets, layer2);
+        let mut kings = PLAIN_KINGS;
+        if with_kings {
+            kings.copy_from_slice(&bytes[HEADER_LAYERS..HEADER_KINGS]);
+            if let Some(&bad) = kings
+                .iter()
+                .find(|e| usize::from(**e & !MIRROR) >= MAX_KING_BUCKETS)
+            {
+                return Err(NetError::KingBucket(bad & !MIRROR));
+            }
+            if is_plain(&kings) {
+                return Err(NetError::PlainKings);
+            }
+        }
+        let expected = file_size(hidden, buckets, layer2, &kings);
         if bytes.len() != expected {
             return Err(NetError::Size {
                 got: bytes.len(),
@@ -539,7 +759,7 @@ impl NetFile {
             1 => true,
             other => return Err(NetError::Kind(other)),
         };
-        let mut ft_weights = vec![0i16; INPUTS * hidden];
+        let mut ft_weights = vec![0i16; INPUTS * king_buckets(&kings) * hidden];
         let mut ft_bias = vec![0i16; hidden];
         let mut l2_weights = vec![0f32; buckets * layer2 * 2 * hidden];
         let mut l2_bias = vec![0f32; buckets * layer2];
@@ -557,6 +777,7 @@ impl NetFile {
             residual,
             buckets,
             layer2,
+            kings,
             ft_weights,
             ft_bias,
             l2_weights,
@@ -573,20 +794,25 @@ impl NetFile {
     /// `buckets` give (a bug of the caller, not of any input).
     pub fn to_bytes(&self) -> Vec<u8> {
         let (h, b, l2) = (self.hidden, self.buckets, self.layer2);
+        let plain = is_plain(&self.kings);
         assert!(
             (1..=MAX_BUCKETS).contains(&b)
                 && l2 <= MAX_LAYER2
-                && self.ft_weights.len() == INPUTS * h
+                && king_buckets(&self.kings) <= MAX_KING_BUCKETS
+                && self.ft_weights.len() == INPUTS * king_buckets(&self.kings) * h
                 && self.ft_bias.len() == h
                 && self.l2_weights.len() == b * l2 * 2 * h
                 && self.l2_bias.len() == b * l2
                 && self.out_weights.len() == b * out_inputs(h, l2)
                 && self.out_bias.len() == b,
-            "network weights of the wrong shape for {h} hidden neurons, {b} buckets \
-             and a second layer of {l2}"
+            "network weights of the wrong shape for {h} hidden neurons, {b} buckets, \
+             a second layer of {l2} and {} king buckets",
+            king_buckets(&self.kings)
         );
-        let mut out = Vec::with_capacity(file_size(h, b, l2));
-        out.extend_from_slice(if l2 > 0 {
+        let mut out = Vec::with_capacity(file_size(h, b, l2, &self.kings));
+        out.extend_from_slice(if !plain {
+            MAGIC_KINGS
+        } else if l2 > 0 {
             MAGIC_LAYERS
         } else if b == 1 {
             MAGIC
@@ -595,11 +821,14 @@ impl NetFile {
         });
         out.extend_from_slice(&(h as u32).to_le_bytes());
         out.extend_from_slice(&u32::from(self.residual).to_le_bytes());
-        if b > 1 || l2 > 0 {
+        if b > 1 || l2 > 0 || !plain {
             out.extend_from_slice(&(b as u32).to_le_bytes());
         }
-        if l2 > 0 {
+        if l2 > 0 || !plain {
             out.extend_from_slice(&(l2 as u32).to_le_bytes());
+        }
+        if !plain {
+            out.extend_from_slice(&self.kings);
         }
         for w in self.ft_weights.iter().chain(&self.ft_bias) {
             out.extend_from_slice(&w.to_le_bytes());
@@ -620,9 +849,9 @@ impl NetFile {
 impl Network {
     /// Reads a network file (the format `tune nnue` writes) of this
     /// binary's width and number of buckets, with or without a second
-    /// hidden layer (its width is the file's: the first layer's width and
-    /// the buckets are compiled in for speed, the second layer's loop
-    /// takes any).
+    /// hidden layer and king buckets (the second layer's width and the
+    /// king map are the file's: the first layer's width and the output
+    /// buckets are compiled in for speed, the other loops take any).
     ///
     /// # Errors
     /// [`NetError`] if the file is not a network ([`NetFile::parse`]) or
@@ -636,10 +865,8 @@ impl Network {
         if file.buckets != BUCKETS {
             return Err(NetError::OtherBuckets(file.buckets as u32));
         }
-        let boxed: Box<[[i16; HIDDEN]]> = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
-        let Ok(mut ft_weights) = <Box<[[i16; HIDDEN]; INPUTS]>>::try_from(boxed) else {
-            unreachable!("the vector has INPUTS rows")
-        };
+        let rows = INPUTS * king_buckets(&file.kings);
+        let mut ft_weights: Box<[[i16; HIDDEN]]> = vec![[0i16; HIDDEN]; rows].into_boxed_slice();
         for (row, from) in ft_weights
             .iter_mut()
             .zip(file.ft_weights.chunks_exact(HIDDEN))
@@ -675,6 +902,7 @@ impl Network {
         };
         Ok(Network {
             ft_weights,
+            kings: file.kings,
             ft_bias,
             head,
             residual: file.residual,
@@ -690,10 +918,36 @@ impl Network {
         self.residual
     }
 
+    /// True if a side's rows depend on where its king stands (king
+    /// buckets or mirroring): then a king move may change them.
+    #[inline]
+    pub fn has_kings(&self) -> bool {
+        self.kings != PLAIN_KINGS
+    }
+
+    /// True if the move of `mover` from `parent` to `child` changes how
+    /// `mover`'s sum reads the board ([`View`]): its king went to another
+    /// bucket or to the other half of the board. That sum must then be
+    /// made from scratch; only king moves (castling included) can.
+    #[inline]
+    pub fn view_changes(&self, mover: Color, parent: &Board, child: &Board) -> bool {
+        self.has_kings()
+            && View::of(&self.kings, mover, parent) != View::of(&self.kings, mover, child)
+    }
+
     /// The accumulators of `board`, summed from scratch.
     pub fn refresh(&self, board: &Board) -> Accumulator {
+        let views = if self.has_kings() {
+            [
+                View::of(&self.kings, Color::White, board),
+                View::of(&self.kings, Color::Black, board),
+            ]
+        } else {
+            [View::PLAIN; 2]
+        };
         let mut acc = Accumulator {
             v: [self.ft_bias; 2],
+            views,
         };
         for sq in board.occupied() {
             if let Some(p) = board.piece_at(sq) {
@@ -705,8 +959,13 @@ impl Network {
 
     #[inline(always)]
     fn add(&self, acc: &mut Accumulator, color: Color, role: Role, sq: usize) {
-        for (v, viewer) in acc.v.iter_mut().zip([Color::White, Color::Black]) {
-            let row = &self.ft_weights[feature(viewer, color, role, sq)];
+        for ((v, view), viewer) in acc
+            .v
+            .iter_mut()
+            .zip(acc.views)
+            .zip([Color::White, Color::Black])
+        {
+            let row = &self.ft_weights[view.feature(viewer, color, role, sq)];
             for (a, w) in v.iter_mut().zip(row) {
                 *a = a.wrapping_add(*w);
             }
@@ -739,9 +998,11 @@ impl Network {
     fn apply_body(&self, acc: &Accumulator, delta: &Delta, out: &mut Accumulator) {
         let gone = &delta.gone[..usize::from(delta.n_gone)];
         let came = &delta.came[..usize::from(delta.n_came)];
-        for (view, viewer) in [Color::White, Color::Black].into_iter().enumerate() {
+        out.views = acc.views;
+        for (side, viewer) in [Color::White, Color::Black].into_iter().enumerate() {
+            let view = acc.views[side];
             let row = |&(color, role, sq): &(Color, Role, u8)| {
-                &self.ft_weights[feature(viewer, color, role, usize::from(sq))]
+                &self.ft_weights[view.feature(viewer, color, role, usize::from(sq))]
             };
             // (The bias row only fills the unused slots.)
             let mut subs = [&self.ft_bias; FUSED_PIECES];
@@ -753,10 +1014,10 @@ impl Network {
                 *slot = row(piece);
             }
             fused(
-                &acc.v[view],
+                &acc.v[side],
                 &subs[..gone.len()],
                 &adds[..came.len()],
-                &mut out.v[view],
+                &mut out.v[side],
             );
         }
     }
@@ -1000,6 +1261,7 @@ mod tests {
             ft_weights: (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
             buckets: 1,
             layer2: 0,
+            kings: PLAIN_KINGS,
             ft_bias: (0..hidden).map(|i| i as i16).collect(),
             l2_weights: Vec::new(),
             l2_bias: Vec::new(),
@@ -1007,7 +1269,7 @@ mod tests {
             out_bias: vec![-0.25],
         };
         let bytes = file.to_bytes();
-        assert_eq!(bytes.len(), file_size(hidden, 1, 0));
+        assert_eq!(bytes.len(), file_size(hidden, 1, 0, &PLAIN_KINGS));
         let back = NetFile::parse(&bytes).expect("a valid file");
         assert_eq!(back, file);
         assert_eq!(back.to_bytes(), bytes);
@@ -1024,7 +1286,7 @@ mod tests {
         assert_eq!(&bytes[..8], magic);
         assert_eq!(
             bytes.len(),
-            file_size(file.hidden, file.buckets, file.layer2)
+            file_size(file.hidden, file.buckets, file.layer2, &file.kings)
         );
         let back = NetFile::parse(&bytes).expect("a valid file");
         assert_eq!(&back, file);
@@ -1045,6 +1307,7 @@ mod tests {
             residual: true,
             buckets,
             layer2: 0,
+            kings: PLAIN_KINGS,
             ft_weights: (0..INPUTS * hidden).map(|i| (i % 89) as i16 - 44).collect(),
             ft_bias: (0..hidden).map(|i| i as i16).collect(),
             l2_weights: Vec::new(),
@@ -1083,6 +1346,7 @@ mod tests {
             residual: false,
             buckets,
             layer2,
+            kings: PLAIN_KINGS,
             ft_weights: (0..INPUTS * hidden)
                 .map(|i| (wave(i, 101) * 40.0) as i16)
                 .collect(),
@@ -1318,6 +1582,169 @@ mod tests {
                 "{a} vs {b}"
             );
         }
+    }
+
+    /// Each named king layout has the buckets and mirroring it says, and
+    /// is known by its name; an unknown name is none.
+    #[test]
+    fn king_layouts_are_what_they_say() {
+        assert_eq!(king_layout("plain"), Some(PLAIN_KINGS));
+        assert_eq!(king_layout("k5"), None);
+        for (name, buckets, mirrored) in [
+            ("plain", 1, false),
+            ("mirror", 1, true),
+            ("halves", 2, false),
+            ("k4", 4, true),
+        ] {
+            let map = king_layout(name).expect("a named layout");
+            assert_eq!(king_layout_name(&map), Some(name));
+            assert_eq!(king_buckets(&map), buckets, "{name}");
+            for sq in 0..64 {
+                // Mirrored on files e-h only, if at all.
+                let flips = map[sq] & MIRROR != 0;
+                assert_eq!(flips, mirrored && sq % 8 >= 4, "{name} {sq}");
+                if mirrored {
+                    assert_eq!(map[sq] & !MIRROR, map[sq ^ 7] & !MIRROR, "{name} {sq}");
+                }
+            }
+        }
+        let k4 = king_layout("k4").expect("k4");
+        // b1 and g1, d1 and e1, then the second rank and beyond.
+        assert_eq!(
+            [k4[1], k4[6] & !MIRROR, k4[3], k4[4] & !MIRROR],
+            [0, 0, 1, 1]
+        );
+        assert_eq!([k4[12] & !MIRROR, k4[17], k4[63] & !MIRROR], [2, 3, 3]);
+        assert!(KING_LAYOUTS.iter().all(|(n, _)| king_layout(n).is_some()));
+    }
+
+    /// A network of this binary's width and buckets with king map `kings`
+    /// and some small weights.
+    fn king_file(kings: KingMap, layer2: usize) -> NetFile {
+        let mut file = layered_file(layer2.max(1));
+        if layer2 == 0 {
+            file.layer2 = 0;
+            file.l2_weights.clear();
+            file.l2_bias.clear();
+            file.out_weights = (0..BUCKETS * 2 * HIDDEN)
+                .map(|i| ((i * 31) % 17) as f32 / 17.0 - 0.4)
+                .collect();
+        }
+        file.kings = kings;
+        file.ft_weights = (0..INPUTS * king_buckets(&kings) * HIDDEN)
+            .map(|i| ((i * 7919) % 89) as i16 - 44)
+            .collect();
+        file
+    }
+
+    /// A file with king buckets is written under its own magic and read
+    /// back to the same weights and bytes, with or without a second
+    /// layer; a king map naming too many buckets, or none at all, is
+    /// refused by name.
+    #[test]
+    fn king_files_round_trip_and_are_checked() {
+        let k4 = king_layout("k4").expect("k4");
+        round_trip(&king_file(k4, 8), MAGIC_KINGS);
+        let bytes = round_trip(&king_file(k4, 0), MAGIC_KINGS);
+        assert_eq!(&bytes[HEADER_LAYERS..HEADER_KINGS], &k4);
+        let net = Network::from_bytes(&bytes).expect("this binary's width and buckets");
+        assert!(net.has_kings());
+        let mut wrong = bytes.clone();
+        wrong[HEADER_LAYERS + 9] = MAX_KING_BUCKETS as u8 | MIRROR;
+        let err = NetFile::parse(&wrong).expect_err("a bad bucket");
+        assert!(matches!(err, NetError::KingBucket(b) if usize::from(b) == MAX_KING_BUCKETS));
+        let mut plain = bytes.clone();
+        plain[HEADER_LAYERS..HEADER_KINGS].fill(0);
+        assert!(matches!(NetFile::parse(&plain), Err(NetError::PlainKings)));
+        assert!(matches!(
+            NetFile::parse(&bytes[..bytes.len() - 2]),
+            Err(NetError::Size { .. })
+        ));
+        // The plain map is written in the older forms, as before.
+        round_trip(
+            &king_file(PLAIN_KINGS, 0),
+            if BUCKETS == 1 { MAGIC } else { MAGIC_BUCKETS },
+        );
+    }
+
+    /// Under a mirroring layout a board and its mirror image read the
+    /// same rows; without mirroring they do not.
+    #[test]
+    fn mirrored_boards_read_alike() {
+        let fens = [
+            "bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2",
+            "8/5k2/8/3P4/8/8/2K5/8 w - - 0 1",
+            "r4rk1/pp3ppp/2n5/8/8/2N5/PP3PPP/2KR3R b - - 0 1",
+        ];
+        for fen in fens {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Chess960)
+                .expect("legal");
+            let mut mirror = pos.board().clone();
+            mirror.flip_horizontal();
+            for (name, alike) in [("mirror", true), ("k4", true), ("halves", false)] {
+                let map = king_layout(name).expect("a layout");
+                let mut a = features(pos.board(), &map);
+                let mut b = features(&mirror, &map);
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a == b, alike, "{name}: {fen}");
+            }
+        }
+    }
+
+    /// With king buckets, every move that keeps both kings' rows is
+    /// applied incrementally to the same sums (and views) as from
+    /// scratch; the moves that change them are king moves.
+    #[test]
+    fn king_bucket_updates_match_refresh() {
+        let net = Network::from_bytes(&king_file(king_layout("k4").expect("k4"), 0).to_bytes())
+            .expect("a king network");
+        let starts = [
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+            "r3k2r/ppp1qppp/8/3pP3/8/8/PPPQ1PPP/R3K2R w KQkq d6 0 1",
+            "1r2k2r/1P6/8/3pP3/8/8/6p1/1R2K2R w BHbh d6 0 1",
+        ];
+        let (mut changed, mut applied) = (0, 0);
+        for fen in starts {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .expect("fen")
+                .into_position(CastlingMode::Chess960)
+                .expect("legal");
+            let mut frontier = vec![pos];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for pos in &frontier {
+                    let acc = net.refresh(pos.board());
+                    for m in pos.legal_moves() {
+                        let mut child = pos.clone();
+                        child.play_unchecked(m);
+                        let fresh = net.refresh(child.board());
+                        if net.view_changes(pos.turn(), pos.board(), child.board()) {
+                            assert_eq!(m.role(), Role::King);
+                            assert_ne!(fresh.views, acc.views);
+                            changed += 1;
+                        } else {
+                            let delta = Delta::of_move(pos.board(), child.board(), pos.turn(), m)
+                                .expect("one move");
+                            let mut out = acc.clone();
+                            net.apply(&acc, &delta, &mut out);
+                            assert_eq!(out.v, fresh.v, "{m:?}");
+                            assert_eq!(out.views, fresh.views, "{m:?}");
+                            applied += 1;
+                        }
+                        if next.len() < 40 {
+                            next.push(child);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+        }
+        assert!(changed > 20 && applied > 1000, "{changed} {applied}");
     }
 
     #[test]

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use chess960::eval::nnue::{
-    bucket, features, out_inputs, NetFile, CLIP, HIDDEN, INPUTS, LANES, MAX_BUCKETS, MAX_LAYER2,
-    QA, SCALE,
+    bucket, features, king_buckets, king_layout, king_layout_name, out_inputs, KingMap, NetFile,
+    CLIP, HIDDEN, INPUTS, KING_LAYOUTS, LANES, MAX_BUCKETS, MAX_LAYER2, PLAIN_KINGS, QA, SCALE,
 };
 use chess960::notation::parse_fen;
 use clap::Args;
@@ -116,6 +116,15 @@ pub struct NnueArgs {
     /// once built with it as `src/eval/net.bin`.
     #[arg(long, value_parser = layer2_width)]
     layer2: Option<usize>,
+    /// King layout: which copy of the first layer each side reads the
+    /// board through, and whether mirrored left to right, by where its own
+    /// king stands (`chess960::eval::nnue::KingMap`): `plain` (one copy,
+    /// never mirrored), `mirror`, `halves` or `k4` (default: plain, or
+    /// that of `--init`). A plain network given to `--init` with another
+    /// layout starts every copy from its first layer. An engine plays
+    /// such a network once built with it as `src/eval/net.bin`.
+    #[arg(long, value_parser = king_map)]
+    kings: Option<KingMap>,
     /// Keep the training's state (weights, Adam's moments, epochs done)
     /// in this file after every epoch, and go on from it when it is
     /// there: a training longer than one sitting runs in pieces, and the
@@ -129,6 +138,22 @@ pub struct NnueArgs {
     /// next piece; the network is written only when all `--epochs` are.
     #[arg(long, requires = "checkpoint", value_parser = clap::value_parser!(u64).range(1..))]
     pause_after: Option<u64>,
+}
+
+/// A king layout by name (`--kings`).
+fn king_map(text: &str) -> Result<KingMap, String> {
+    king_layout(text).ok_or_else(|| {
+        let names: Vec<String> = KING_LAYOUTS
+            .iter()
+            .map(|(name, what)| format!("{name} ({what})"))
+            .collect();
+        format!("no king layout {text:?}; the layouts: {}", names.join("; "))
+    })
+}
+
+/// The name of a king map, for messages.
+fn kings_name(kings: &KingMap) -> &'static str {
+    king_layout_name(kings).unwrap_or("unnamed")
 }
 
 /// Positions as feature lists, ready for training.
@@ -297,6 +322,7 @@ fn load(
     result_weight: f32,
     calibrate: bool,
     hold_out_games: bool,
+    kings: &KingMap,
 ) -> Result<(Data, Data), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut sets = [
@@ -343,7 +369,7 @@ fn load(
         })?;
         let which = usize::from(held_out);
         let set = &mut sets[which];
-        for (w, b) in features(pos.board()) {
+        for (w, b) in features(pos.board(), kings) {
             set.feats.push(if white { (w, b) } else { (b, w) });
         }
         set.offsets.push(set.feats.len() as u32);
@@ -421,9 +447,9 @@ struct Params {
 }
 
 impl Params {
-    fn zeros(hidden: usize, buckets: usize, layer2: usize) -> Params {
+    fn zeros(hidden: usize, buckets: usize, layer2: usize, kings: usize) -> Params {
         Params {
-            ft_w: vec![0.0; INPUTS * hidden],
+            ft_w: vec![0.0; INPUTS * kings * hidden],
             ft_b: vec![0.0; hidden],
             l2_w: vec![0.0; buckets * layer2 * 2 * hidden],
             l2_b: vec![0.0; buckets * layer2],
@@ -434,7 +460,30 @@ impl Params {
 
     /// Zeros of this network's shape (for gradients and moments).
     fn zeros_like(&self) -> Params {
-        Params::zeros(self.hidden(), self.buckets(), self.layer2())
+        Params::zeros(
+            self.hidden(),
+            self.buckets(),
+            self.layer2(),
+            self.king_buckets(),
+        )
+    }
+
+    /// Copies of the first layer, one per king bucket.
+    fn king_buckets(&self) -> usize {
+        self.ft_w.len() / (INPUTS * self.hidden())
+    }
+
+    /// The same network with its one first layer copied to each of
+    /// `kings`'s buckets: training starts from its evaluation (the same
+    /// one where `kings` does not mirror; where it does, a position with
+    /// the king on files e-h is read as its mirror image, which a plain
+    /// network scores nearly alike).
+    fn spread_kings(self, kings: &KingMap) -> Params {
+        debug_assert_eq!(self.king_buckets(), 1);
+        Params {
+            ft_w: self.ft_w.repeat(king_buckets(kings)),
+            ..self
+        }
     }
 
     /// Neurons of the second hidden layer (0: none).
@@ -511,9 +560,9 @@ impl Params {
     /// further buckets draw their own after them, and a second layer's
     /// weights come last. A second layer's biases start at
     /// [`LAYER2_START_BIAS`].
-    fn random(hidden: usize, buckets: usize, layer2: usize, seed: u64) -> Params {
+    fn random(hidden: usize, buckets: usize, layer2: usize, kings: usize, seed: u64) -> Params {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut p = Params::zeros(hidden, buckets, layer2);
+        let mut p = Params::zeros(hidden, buckets, layer2, kings);
         for w in p.ft_w.iter_mut().chain(&mut p.out_w).chain(&mut p.l2_w) {
             *w = rng.gen_range(-0.1..0.1);
         }
@@ -788,13 +837,14 @@ fn kind(residual: bool) -> &'static str {
     }
 }
 
-fn quantise(p: &Params, residual: bool) -> Vec<u8> {
+fn quantise(p: &Params, residual: bool, kings: &KingMap) -> Vec<u8> {
     let q = |w: &f32| (w * f32::from(QA)).round() as i16;
     NetFile {
         hidden: p.hidden(),
         residual,
         buckets: p.buckets(),
         layer2: p.layer2(),
+        kings: *kings,
         ft_weights: p.ft_w.iter().map(q).collect(),
         ft_bias: p.ft_b.iter().map(q).collect(),
         l2_weights: p.l2_w.clone(),
@@ -809,14 +859,20 @@ fn quantise(p: &Params, residual: bool) -> Vec<u8> {
 /// option that changes what it computes, the network's shape, the data
 /// (sizes and a checksum of targets and bases) and the starting weights
 /// (a checksum, which covers `--seed` and `--init`).
-fn describe_run(args: &NnueArgs, start: &Params, train: &Data, valid: &Data) -> String {
+fn describe_run(
+    args: &NnueArgs,
+    start: &Params,
+    kings: &KingMap,
+    train: &Data,
+    valid: &Data,
+) -> String {
     let data = checkpoint::fnv_f32(
         [train, valid]
             .into_iter()
             .flat_map(|d| d.targets.iter().chain(&d.bases)),
     );
     let weights = checkpoint::fnv_f32(start.groups().into_iter().flatten());
-    checkpoint::describe(&[
+    let mut fields = vec![
         ("epochs", args.epochs.to_string()),
         ("batch", args.batch.to_string()),
         ("lr", args.lr.to_string()),
@@ -829,7 +885,13 @@ fn describe_run(args: &NnueArgs, start: &Params, train: &Data, valid: &Data) -> 
         ("valid", valid.len().to_string()),
         ("data", format!("{data:016x}")),
         ("start", format!("{weights:016x}")),
-    ])
+    ];
+    // Only where there are king buckets, so that a checkpoint of a plain
+    // network written before they existed is still this run's.
+    if *kings != PLAIN_KINGS {
+        fields.push(("kings", format!("{kings:?}")));
+    }
+    checkpoint::describe(&fields)
 }
 
 /// Trains and writes the network.
@@ -838,6 +900,27 @@ fn describe_run(args: &NnueArgs, start: &Params, train: &Data, valid: &Data) -> 
 /// Unreadable or malformed data, an unwritable output.
 pub fn run(args: &NnueArgs) -> Result<(), String> {
     let start = Instant::now();
+    let init = match &args.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = NetFile::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some((path, net))
+        }
+        None => None,
+    };
+    let kings = match (&init, args.kings) {
+        (Some((path, net)), Some(k)) if k != net.kings && net.kings != PLAIN_KINGS => {
+            return Err(format!(
+                "{}: a network of king layout {} cannot start one of {}",
+                path.display(),
+                kings_name(&net.kings),
+                kings_name(&k)
+            ))
+        }
+        (_, Some(k)) => k,
+        (Some((_, net)), None) => net.kings,
+        (None, None) => PLAIN_KINGS,
+    };
     let (train, valid) = load(
         &args.data,
         args.label_scale,
@@ -845,11 +928,10 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         args.result_weight,
         args.calibrate,
         args.hold_out_games,
+        &kings,
     )?;
-    let mut params = match &args.init {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let net = NetFile::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut params = match init {
+        Some((path, net)) => {
             if net.residual != args.residual {
                 return Err(format!(
                     "{}: a {} network cannot start a {} one",
@@ -872,7 +954,10 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
                     net.layer2
                 ));
             }
-            let params = Params::from_file(&net);
+            let mut params = Params::from_file(&net);
+            if kings != net.kings {
+                params = params.spread_kings(&kings);
+            }
             match args.buckets {
                 Some(b) if b != net.buckets && net.buckets == 1 => params.spread(b),
                 Some(b) if b != net.buckets => {
@@ -889,12 +974,13 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             args.hidden.unwrap_or(HIDDEN),
             args.buckets.unwrap_or(1),
             args.layer2.unwrap_or(0),
+            king_buckets(&kings),
             args.seed,
         ),
     };
     eprintln!(
         "nnue: {} training and {} validation positions{}, hidden {}, buckets {}, second layer {}, \
-         read in {:.0} s",
+         kings {}, read in {:.0} s",
         train.len(),
         valid.len(),
         if args.hold_out_games {
@@ -905,6 +991,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         params.hidden(),
         params.buckets(),
         params.layer2(),
+        kings_name(&kings),
         start.elapsed().as_secs_f64()
     );
     if train.len() < args.batch {
@@ -918,7 +1005,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         v: params.zeros_like(),
         t: 0,
     };
-    let run = describe_run(args, &params, &train, &valid);
+    let run = describe_run(args, &params, &kings, &train, &valid);
     let mut done = 0;
     if let Some(path) = &args.checkpoint {
         if let Some(c) = Checkpoint::load(path, &run, &params)? {
@@ -987,7 +1074,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    let bytes = quantise(&params, args.residual);
+    let bytes = quantise(&params, args.residual, &kings);
     NetFile::parse(&bytes).map_err(|e| e.to_string())?;
     std::fs::write(&args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!("nnue: wrote {}", args.out.display());
@@ -1005,9 +1092,21 @@ mod tests {
     }
 
     fn example_layered(hidden: usize, buckets: usize, layer2: usize) -> (Vec<(u16, u16)>, Params) {
+        example_kings(hidden, buckets, layer2, &PLAIN_KINGS)
+    }
+
+    /// The example position and a random network of king map `kings`.
+    fn example_kings(
+        hidden: usize,
+        buckets: usize,
+        layer2: usize,
+        kings: &KingMap,
+    ) -> (Vec<(u16, u16)>, Params) {
+        // The white king on f1 and the black one on f8: mirrored under a
+        // mirroring layout, in its first rank's c-d bucket under k4.
         let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
             .expect("test FEN");
-        let mut p = Params::random(hidden, buckets, layer2, 3);
+        let mut p = Params::random(hidden, buckets, layer2, king_buckets(kings), 3);
         // Second-layer biases that put its neurons around the middle of
         // their range, some inside it and some clipped.
         for (i, b) in p.l2_b.iter_mut().enumerate() {
@@ -1017,7 +1116,7 @@ mod tests {
         for (i, b) in p.ft_b.iter_mut().enumerate() {
             *b = 0.05 * (i % 7) as f32;
         }
-        (features(pos.board()), p)
+        (features(pos.board(), kings), p)
     }
 
     /// A network read back for fine-tuning is the network that was written:
@@ -1030,7 +1129,7 @@ mod tests {
         ))
         .expect("the committed network");
         let net = NetFile::parse(&bytes).expect("a valid network");
-        let again = quantise(&Params::from_file(&net), net.residual);
+        let again = quantise(&Params::from_file(&net), net.residual, &net.kings);
         assert!(again == bytes, "the network changed on the way through");
     }
 
@@ -1081,10 +1180,13 @@ mod tests {
                 grad.ft_w.iter().any(|g| *g != 0.0),
                 "width {hidden}: no gradient"
             );
-            let bytes = quantise(&p, true);
+            let bytes = quantise(&p, true, &PLAIN_KINGS);
             let file = NetFile::parse(&bytes).expect("a valid file");
             assert_eq!(file.hidden, hidden);
-            assert_eq!(quantise(&Params::from_file(&file), true), bytes);
+            assert_eq!(
+                quantise(&Params::from_file(&file), true, &file.kings),
+                bytes
+            );
         }
     }
 
@@ -1094,23 +1196,38 @@ mod tests {
     /// its weights and biases too.
     #[test]
     fn gradient_matches_finite_differences() {
-        for (hidden, buckets, layer2, b) in [
-            (HIDDEN, 1, 0, 0),
-            (16, 1, 0, 0),
-            (16, 3, 0, 2),
-            (16, 1, 8, 0),
-            (24, 3, 5, 1),
+        for (hidden, buckets, layer2, b, kings) in [
+            (HIDDEN, 1, 0, 0, "plain"),
+            (16, 1, 0, 0, "plain"),
+            (16, 3, 0, 2, "plain"),
+            (16, 1, 8, 0, "plain"),
+            (24, 3, 5, 1, "plain"),
+            (16, 1, 0, 0, "k4"),
+            (24, 3, 5, 1, "mirror"),
         ] {
-            gradient_check(hidden, buckets, layer2, b);
+            let kings = king_layout(kings).expect("a layout");
+            gradient_check(hidden, buckets, layer2, b, &kings);
         }
     }
 
-    fn gradient_check(hidden: usize, buckets: usize, layer2: usize, b: usize) {
-        let (feats, p) = example_layered(hidden, buckets, layer2);
+    fn gradient_check(hidden: usize, buckets: usize, layer2: usize, b: usize, kings: &KingMap) {
+        let (feats, p) = example_kings(hidden, buckets, layer2, kings);
+        // Only the rows of the kings' own buckets learn from the position.
+        let rows = |f: u16| usize::from(f) / INPUTS;
+        let own: HashSet<usize> = feats
+            .iter()
+            .flat_map(|&(u, t)| [rows(u), rows(t)])
+            .collect();
         let (base, target) = (0.1, 0.7);
         let mut acc = p.scratch();
         let mut grad = p.zeros_like();
         p.backward(&feats, b, base, target, &mut acc, &mut grad);
+        for k in (0..p.king_buckets()).filter(|k| !own.contains(k)) {
+            let copy = INPUTS * hidden;
+            assert!(grad.ft_w[k * copy..(k + 1) * copy]
+                .iter()
+                .all(|g| *g == 0.0));
+        }
         // Only the position's own bucket learns from it.
         let outs = grad.out_w.len() / buckets;
         let l2s = grad.l2_w.len() / buckets;
@@ -1190,10 +1307,13 @@ mod tests {
             assert_eq!(spread.forward(&feats, b, &mut acc), before, "bucket {b}");
         }
         let (_, many) = example(16, 4);
-        let bytes = quantise(&many, true);
+        let bytes = quantise(&many, true, &PLAIN_KINGS);
         let file = NetFile::parse(&bytes).expect("a valid bucketed file");
         assert_eq!(file.buckets, 4);
-        assert_eq!(quantise(&Params::from_file(&file), true), bytes);
+        assert_eq!(
+            quantise(&Params::from_file(&file), true, &file.kings),
+            bytes
+        );
         // The random start of one bucket is the one it always was: the
         // same draws as the first bucket of a wider start.
         let (_, first) = example(16, 1);
@@ -1209,10 +1329,97 @@ mod tests {
             let mut acc = spread.scratch();
             assert_eq!(spread.forward(&feats, b, &mut acc), before, "bucket {b}");
         }
-        let bytes = quantise(&spread, true);
+        let bytes = quantise(&spread, true, &PLAIN_KINGS);
         let file = NetFile::parse(&bytes).expect("a valid layered file");
         assert_eq!((file.buckets, file.layer2), (3, 8));
-        assert_eq!(quantise(&Params::from_file(&file), true), bytes);
+        assert_eq!(
+            quantise(&Params::from_file(&file), true, &file.kings),
+            bytes
+        );
+    }
+
+    /// A plain network spread to king buckets without mirroring is the
+    /// same evaluation; with mirroring, of the mirror image where the
+    /// king stands on files e-h. A network with king buckets is written
+    /// with its map and read back to its weights.
+    #[test]
+    fn king_buckets_spread_and_round_trip() {
+        let halves = king_layout("halves").expect("halves");
+        let (_, plain) = example(16, 2);
+        let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
+            .expect("test FEN");
+        let out = |p: &Params, feats: &[(u16, u16)]| p.forward(feats, 1, &mut p.scratch());
+        let before = out(&plain, &features(pos.board(), &PLAIN_KINGS));
+        let spread = plain.clone().spread_kings(&halves);
+        assert_eq!(spread.king_buckets(), 2);
+        assert_eq!(out(&spread, &features(pos.board(), &halves)), before);
+        let mirror = king_layout("mirror").expect("mirror");
+        let mut flipped = pos.board().clone();
+        flipped.flip_horizontal();
+        let mirrored = plain.clone().spread_kings(&mirror);
+        // (The same sums in another order of the pieces.)
+        let (a, b) = (
+            out(&mirrored, &features(pos.board(), &mirror)),
+            out(&plain, &features(&flipped, &PLAIN_KINGS)),
+        );
+        assert!((a - b).abs() < 1e-6, "{a} {b}");
+        assert!(
+            (a - before).abs() > 1e-4,
+            "the mirror image scores as the board"
+        );
+        let k4 = king_layout("k4").expect("k4");
+        let (_, many) = example_kings(16, 3, 0, &k4);
+        let bytes = quantise(&many, false, &k4);
+        let file = NetFile::parse(&bytes).expect("a valid king file");
+        assert_eq!((file.kings, file.buckets), (k4, 3));
+        assert_eq!(
+            quantise(&Params::from_file(&file), false, &file.kings),
+            bytes
+        );
+    }
+
+    /// `tune nnue --kings k4 --init PLAIN` trains a king network from a
+    /// plain one; a king network does not start one of another layout,
+    /// and an unknown layout is refused naming the layouts there are.
+    #[test]
+    fn a_king_network_trains_from_a_plain_one() {
+        let dir = std::env::temp_dir().join(format!("c960-tune-kings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let lines: String = (0..960)
+            .map(|n| {
+                let fen = chess960::startpos::shredder_fen(n).expect("0..959");
+                format!("{fen};{}\n", i64::from(n % 200) - 100)
+            })
+            .collect();
+        std::fs::write(dir.join("data.txt"), lines).expect("data");
+        let args = |seed, init: Option<&str>, kings: Option<&str>| NnueArgs {
+            checkpoint: None,
+            epochs: 1,
+            init: init.map(|i| dir.join(i)),
+            kings: kings.map(|k| king_layout(k).expect("a layout")),
+            hidden: None,
+            ..piece_args(&dir, seed, None)
+        };
+        run(&NnueArgs {
+            hidden: Some(16),
+            ..args(1, None, None)
+        })
+        .expect("a plain network");
+        run(&args(2, Some("net-1.bin"), Some("k4"))).expect("a king network");
+        let bytes = std::fs::read(dir.join("net-2.bin")).expect("network");
+        let file = NetFile::parse(&bytes).expect("a valid network");
+        assert_eq!(file.kings, king_layout("k4").expect("k4"));
+        assert_eq!(file.hidden, 16);
+        // Its own layout goes on; another is refused by name.
+        run(&args(3, Some("net-2.bin"), None)).expect("the same layout");
+        let err = run(&args(4, Some("net-2.bin"), Some("halves"))).expect_err("refused");
+        assert!(
+            err.contains("king layout k4 cannot start one of halves"),
+            "{err}"
+        );
+        let err = king_map("k9").expect_err("no such layout");
+        assert!(err.contains("\"k9\"") && err.contains("mirror ("), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// `--calibrate` finds the scale each band's results were drawn with:
@@ -1247,14 +1454,15 @@ mod tests {
     /// with and without a second hidden layer.
     #[test]
     fn quantised_network_matches_float() {
-        for layer2 in [0, 16] {
-            let (feats, p) = example_layered(HIDDEN, BUCKETS, layer2);
+        let k4 = king_layout("k4").expect("k4");
+        for (layer2, kings) in [(0, PLAIN_KINGS), (16, PLAIN_KINGS), (0, k4)] {
+            let (feats, p) = example_kings(HIDDEN, BUCKETS, layer2, &kings);
             let pos = parse_fen("bqnbrkrn/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/BQNBRKRN w GEge - 0 2")
                 .expect("test FEN");
             let pieces = pos.board().occupied().count();
             let mut acc = p.scratch();
             let float_cp = p.forward(&feats, bucket(pieces, BUCKETS), &mut acc) * SCALE;
-            let net = Network::from_bytes(&quantise(&p, false)).expect("valid network");
+            let net = Network::from_bytes(&quantise(&p, false, &kings)).expect("valid network");
             let cp = net.evaluate(&net.refresh(pos.board()), pos.turn(), pieces);
             assert!(
                 (cp as f32 - float_cp).abs() <= 5.0,
@@ -1282,6 +1490,7 @@ mod tests {
             hidden: Some(16),
             buckets: None,
             layer2: None,
+            kings: None,
             checkpoint: Some(dir.join("state.bin")),
             pause_after,
         }
