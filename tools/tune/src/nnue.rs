@@ -570,15 +570,6 @@ impl Params {
         p
     }
 
-    #[inline(always)]
-    fn add(&mut self, other: &Params) {
-        for (mine, theirs) in self.groups_mut().into_iter().zip(other.groups()) {
-            for (a, b) in mine.iter_mut().zip(theirs) {
-                *a += b;
-            }
-        }
-    }
-
     /// Scratch space for [`Params::forward`] and [`Params::backward`]:
     /// the two accumulators, then their gradients; with a second layer,
     /// then the first layer's activations and the second layer's sums.
@@ -724,34 +715,91 @@ struct Adam {
     t: i32,
 }
 
+/// Adam's constants.
+const B1: f32 = 0.9;
+const B2: f32 = 0.999;
+const EPS: f32 = 1e-8;
+
+/// Parameters per task of the optimiser's step. Why in spans, on
+/// rayon's threads: the step reads every chunk's gradient and writes
+/// every weight and both moments, a few times the network's size in
+/// memory per batch, which one thread would do while the others wait
+/// (with king buckets, as long as the gradients take). Each parameter's
+/// arithmetic is the same whichever thread does it, so the network is too.
+const SPAN: usize = 16 * 1024;
+
 impl Adam {
-    #[inline(always)]
-    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
-        const B1: f32 = 0.9;
-        const B2: f32 = 0.999;
-        const EPS: f32 = 1e-8;
+    /// One step from the summed gradients `parts` of a batch of `n`
+    /// positions (each parameter's gradient summed in the parts' order,
+    /// then averaged).
+    fn step(&mut self, p: &mut Params, parts: &[(Params, f64)], n: usize, lr: f32) {
         self.t += 1;
-        let c1 = 1.0 - B1.powi(self.t);
-        let c2 = 1.0 - B2.powi(self.t);
-        let upd = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
-            *m = B1 * *m + (1.0 - B1) * g;
-            *v = B2 * *v + (1.0 - B2) * g * g;
-            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+        let c = AdamStep {
+            c1: 1.0 - B1.powi(self.t),
+            c2: 1.0 - B2.powi(self.t),
+            n: n as f32,
+            lr,
         };
         let groups = p
             .groups_mut()
             .into_iter()
-            .zip(g.groups())
             .zip(self.m.groups_mut())
             .zip(self.v.groups_mut())
-            .map(|(((w, g), m), v)| (w, g, m, v));
-        for (w, g, m, v) in groups {
-            for i in 0..w.len() {
-                upd(&mut w[i], g[i], &mut m[i], &mut v[i]);
+            .enumerate();
+        for (k, ((w, m), v)) in groups {
+            let grads: Vec<&[f32]> = parts
+                .iter()
+                .map(|(g, _)| g.groups()[k].as_slice())
+                .collect();
+            // The first layer's weights and biases (groups 0 and 1).
+            let clip = k < 2;
+            w.par_chunks_mut(SPAN)
+                .zip(m.par_chunks_mut(SPAN))
+                .zip(v.par_chunks_mut(SPAN))
+                .enumerate()
+                .for_each(|(i, ((w, m), v))| step_span(w, m, v, &grads, i * SPAN, c, clip));
+        }
+    }
+}
+
+/// What one Adam step's parameters share.
+#[derive(Clone, Copy)]
+struct AdamStep {
+    /// Bias corrections of the two moments.
+    c1: f32,
+    c2: f32,
+    /// Positions in the batch.
+    n: f32,
+    lr: f32,
+}
+
+simd::wide_fn! {
+    /// Adam's step over one span of a parameter group: `w`, `m` and `v`
+    /// are its weights and moments from index `at` of the group, `grads`
+    /// the chunks' gradients of the whole group.
+    fn step_span(
+        w: &mut [f32],
+        m: &mut [f32],
+        v: &mut [f32],
+        grads: &[&[f32]],
+        at: usize,
+        c: AdamStep,
+        clip: bool,
+    ) {
+        let mut g = vec![0f32; w.len()];
+        for part in grads {
+            for (g, d) in g.iter_mut().zip(&part[at..at + w.len()]) {
+                *g += d;
             }
         }
-        for w in p.ft_w.iter_mut().chain(p.ft_b.iter_mut()) {
-            *w = w.clamp(-CLIP, CLIP);
+        for i in 0..w.len() {
+            let g = g[i] / c.n;
+            m[i] = B1 * m[i] + (1.0 - B1) * g;
+            v[i] = B2 * v[i] + (1.0 - B2) * g * g;
+            w[i] -= c.lr * (m[i] / c.c1) / ((v[i] / c.c2).sqrt() + EPS);
+            if clip {
+                w[i] = w[i].clamp(-CLIP, CLIP);
+            }
         }
     }
 }
@@ -794,28 +842,6 @@ simd::wide_fn! {
             ));
         }
         (grad, l)
-    }
-}
-
-simd::wide_fn! {
-    /// One optimiser step from the chunks' gradients of a batch of `n`
-    /// positions (summed in their order, then averaged).
-    fn batch_step(
-        params: &mut Params,
-        adam: &mut Adam,
-        parts: &[(Params, f64)],
-        n: usize,
-        lr: f32,
-    ) {
-        let mut grad = params.zeros_like();
-        for (g, _) in parts {
-            grad.add(g);
-        }
-        let n = n as f32;
-        for w in grad.groups_mut().into_iter().flatten() {
-            *w /= n;
-        }
-        adam.step(params, &grad, lr);
     }
 }
 
@@ -1049,7 +1075,7 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
             for (_, l) in &parts {
                 train_loss += l;
             }
-            batch_step(&mut params, &mut adam, &parts, batch.len(), lr);
+            adam.step(&mut params, &parts, batch.len(), lr);
         }
         let steps = train.len() / args.batch;
         eprintln!(

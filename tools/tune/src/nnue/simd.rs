@@ -18,8 +18,9 @@
 /// hand over a chunk of work, not one position).
 ///
 /// The body and what it calls must be inlined into the copies for the
-/// wide one to cover them: the network's forward and backward passes and
-/// the optimiser's step are marked `#[inline(always)]` for that reason.
+/// wide one to cover them: the network's forward and backward passes are
+/// marked `#[inline(always)]` for that reason (the optimiser's step is a
+/// wide function of its own, over one span of parameters).
 macro_rules! wide_fn {
     ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
         $(#[$meta])*
