@@ -1412,11 +1412,7 @@ mod tests {
         ];
         let mut clipped = 0;
         for fen in fens {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .expect("fen")
-                .into_position(CastlingMode::Chess960)
-                .expect("legal");
+            let pos = chess(fen);
             let pieces = pos.board().occupied().count();
             let b = bucket(pieces, BUCKETS);
             let acc = net.refresh(pos.board());
@@ -1584,6 +1580,14 @@ mod tests {
         }
     }
 
+    /// The legal Chess960 position of `fen`.
+    fn chess(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("fen")
+            .into_position(CastlingMode::Chess960)
+            .expect("legal")
+    }
+
     /// Each named king layout has the buckets and mirroring it says, and
     /// is known by its name; an unknown name is none.
     #[test]
@@ -1677,11 +1681,7 @@ mod tests {
             "r4rk1/pp3ppp/2n5/8/8/2N5/PP3PPP/2KR3R b - - 0 1",
         ];
         for fen in fens {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .expect("fen")
-                .into_position(CastlingMode::Chess960)
-                .expect("legal");
+            let pos = chess(fen);
             let mut mirror = pos.board().clone();
             mirror.flip_horizontal();
             for (name, alike) in [("mirror", true), ("k4", true), ("halves", false)] {
@@ -1709,11 +1709,7 @@ mod tests {
         ];
         let (mut changed, mut applied) = (0, 0);
         for fen in starts {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .expect("fen")
-                .into_position(CastlingMode::Chess960)
-                .expect("legal");
+            let pos = chess(fen);
             let mut frontier = vec![pos];
             for _ in 0..3 {
                 let mut next = Vec::new();

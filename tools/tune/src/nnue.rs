@@ -1410,14 +1410,7 @@ mod tests {
     #[test]
     fn a_king_network_trains_from_a_plain_one() {
         let dir = std::env::temp_dir().join(format!("c960-tune-kings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let lines: String = (0..960)
-            .map(|n| {
-                let fen = chess960::startpos::shredder_fen(n).expect("0..959");
-                format!("{fen};{}\n", i64::from(n % 200) - 100)
-            })
-            .collect();
-        std::fs::write(dir.join("data.txt"), lines).expect("data");
+        write_starts(&dir);
         let args = |seed, init: Option<&str>, kings: Option<&str>| NnueArgs {
             checkpoint: None,
             epochs: 1,
@@ -1499,6 +1492,18 @@ mod tests {
         }
     }
 
+    /// Writes `dir/data.txt`: the 960 starts with made-up scores.
+    fn write_starts(dir: &Path) {
+        std::fs::create_dir_all(dir).expect("temp dir");
+        let lines: String = (0..960)
+            .map(|n| {
+                let fen = chess960::startpos::shredder_fen(n).expect("0..959");
+                format!("{fen};{}\n", i64::from(n % 200) - 100)
+            })
+            .collect();
+        std::fs::write(dir.join("data.txt"), lines).expect("data");
+    }
+
     fn piece_args(dir: &Path, seed: u64, pause_after: Option<u64>) -> NnueArgs {
         NnueArgs {
             data: dir.join("data.txt"),
@@ -1530,14 +1535,7 @@ mod tests {
     #[test]
     fn a_training_in_pieces_is_the_training_in_one_run() {
         let dir = std::env::temp_dir().join(format!("c960-tune-pieces-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let lines: String = (0..960)
-            .map(|n| {
-                let fen = chess960::startpos::shredder_fen(n).expect("0..959");
-                format!("{fen};{}\n", i64::from(n % 200) - 100)
-            })
-            .collect();
-        std::fs::write(dir.join("data.txt"), lines).expect("data");
+        write_starts(&dir);
         let whole = NnueArgs {
             checkpoint: None,
             out: dir.join("whole.bin"),
