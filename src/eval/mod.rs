@@ -225,7 +225,7 @@ mod tests {
     /// position where the kings move and castle often.
     #[test]
     fn king_buckets_follow_the_search_path() {
-        let compiled = nnue::NetFile::parse(&network_bytes()).expect("the compiled network");
+        let compiled = nnue::NetFile::parse(nnue::NET_BYTES).expect("the compiled network");
         let kings = nnue::king_layout("k4").expect("k4");
         let rows = nnue::INPUTS * nnue::king_buckets(&kings);
         // Each bucket a shifted copy of the compiled first layer, so that
@@ -250,10 +250,6 @@ mod tests {
             net,
             "r3k2r/ppp1qppp/2n5/3pP3/8/2N5/PPPQ1PPP/R3K2R w KQkq d6 0 1",
         );
-    }
-
-    fn network_bytes() -> Vec<u8> {
-        include_bytes!("net.bin").to_vec()
     }
 
     fn walk_the_search_path(net: &'static Network, fen: &str) {

@@ -212,7 +212,7 @@ const EVAL_LIMIT: i32 = 20_000;
 
 /// The network compiled into the binary; its header is also read while
 /// compiling, for [`HIDDEN`].
-const NET_BYTES: &[u8] = include_bytes!("net.bin");
+pub(super) const NET_BYTES: &[u8] = include_bytes!("net.bin");
 
 /// Hidden neurons per accumulator: the width the compiled network's
 /// header states. Why from the file: a wider network is tried by
