@@ -29,7 +29,7 @@ pub mod nnue;
 use shakmaty::{Board, Chess, Move, Position, Role, Square};
 
 pub use handmade::{has_non_pawn_material, pawn_key, trace, Trace};
-use nnue::{network, Accumulator, Delta, Network};
+use nnue::{network, Accumulator, Delta, Network, SumCache};
 
 /// Material values for weighing exchanges: static exchange evaluation,
 /// MVV-LVA ordering and the quiescence delta margin (pawn..king). The king
@@ -119,6 +119,9 @@ pub struct PathEval {
     /// Per ply, the change from the ply below not yet applied to its
     /// accumulators (`None`: they are up to date). Ply 0 is always.
     pending: Vec<Option<Delta>>,
+    /// The sums last made for each king view, for the king moves that
+    /// change one ([`SumCache`]).
+    cache: SumCache,
 }
 
 impl PathEval {
@@ -129,33 +132,44 @@ impl PathEval {
 
     /// A path of network `net` (the compiled one, or a test's).
     fn with(net: &'static Network, root: &Board, plies: usize) -> PathEval {
-        let acc = net.refresh(root);
+        let mut cache = net.sum_cache();
+        let acc = net.refresh_cached(&mut cache, root);
         let plies = plies.max(1);
         PathEval {
             net,
             accs: vec![acc; plies],
             pending: vec![None; plies],
+            cache,
         }
     }
 
     /// The move `m` from `parent` (at `ply`) to `child` (at `ply + 1`).
     pub fn push(&mut self, ply: usize, parent: &Chess, child: &Chess, m: Move) {
-        let delta = if m.role() == Role::King
-            && self
-                .net
-                .view_changes(parent.turn(), parent.board(), child.board())
-        {
-            // The king moved to other rows of the first layer.
-            None
-        } else {
-            Delta::of_move(parent.board(), child.board(), parent.turn(), m)
-        };
+        let mover = parent.turn();
+        let delta = Delta::of_move(parent.board(), child.board(), mover, m);
+        if m.role() == Role::King && self.net.view_changes(mover, parent.board(), child.board()) {
+            // The king moved to other rows of the first layer: its side's
+            // sum comes from the cache, now; the other side's follows the
+            // move (its rows for the mover's side are made and then
+            // replaced, which costs less than one more branch per side).
+            self.bring_up_to_date(ply);
+            let (done, next) = self.accs.split_at_mut(ply + 1);
+            match delta {
+                Some(delta) => {
+                    self.net.apply(&done[ply], &delta, &mut next[0]);
+                    self.net
+                        .refresh_side(&mut self.cache, child.board(), mover, &mut next[0]);
+                }
+                None => next[0] = self.net.refresh_cached(&mut self.cache, child.board()),
+            }
+            self.pending[ply + 1] = None;
+            return;
+        }
         match delta {
             Some(delta) => self.pending[ply + 1] = Some(delta),
             None => {
-                // Not one move, or a king move to other rows: summed from
-                // scratch, now.
-                self.accs[ply + 1] = self.net.refresh(child.board());
+                // Not one move: summed afresh, now.
+                self.accs[ply + 1] = self.net.refresh_cached(&mut self.cache, child.board());
                 self.pending[ply + 1] = None;
             }
         }

@@ -32,8 +32,8 @@
 //!   accumulator summing the rows of the copy its own king's square picks,
 //!   on the board seen as it is or mirrored left to right ([`KingMap`],
 //!   kept with the accumulator as its [`View`]). A king move that changes
-//!   a side's view makes that side's sum from scratch; every other move
-//!   updates it as above. One copy, never mirrored, is the plain network
+//!   a side's view makes that side's sum anew, from the sum last made for
+//!   that view ([`SumCache`]); every other move updates it as above. One copy, never mirrored, is the plain network
 //!   (the committed one).
 //! * The output layer may come in [`BUCKETS`] copies ("output buckets"),
 //!   one chosen by the number of pieces on the board ([`bucket`]): the
@@ -50,7 +50,7 @@
 
 use std::sync::OnceLock;
 
-use shakmaty::{Board, Color, Move, Piece, Role};
+use shakmaty::{Bitboard, Board, Color, Move, Piece, Role};
 
 use super::Displacement;
 
@@ -458,12 +458,45 @@ impl View {
         }
     }
 
+    /// This view's place among a side's views in a [`SumCache`]: two per
+    /// king bucket, as seen and mirrored.
+    #[inline]
+    fn slot(self) -> usize {
+        usize::from(self.offset) / INPUTS * 2 + usize::from(self.flip != 0)
+    }
+
     /// The row of a piece of `color` and `role` on `sq` (0..64) in
     /// `viewer`'s sum.
     #[inline(always)]
     pub fn feature(self, viewer: Color, color: Color, role: Role, sq: usize) -> usize {
         usize::from(self.offset) + feature(viewer, color, role, sq ^ usize::from(self.flip))
     }
+}
+
+/// Per side and per view, the first-layer sum last made for that view and
+/// the pieces it holds. Why: with king buckets a king move that changes a
+/// side's view needs that side's sum over other rows; summing all the
+/// pieces' rows afresh costs some thirty rows, while the sum the search
+/// last made for the new view usually differs from the board by a few
+/// pieces. [`Network::refresh_side`] takes that sum, adds and removes the
+/// rows of the pieces that differ, and keeps the result for next time.
+/// The sums are exact (integer sums do not depend on their order), so a
+/// sum from the cache is the sum from scratch. One per search thread.
+pub struct SumCache {
+    /// `[side][view]`: White's views first.
+    entries: Box<[CachedSum]>,
+    /// Views per side: two per king bucket.
+    views: usize,
+}
+
+/// One view's sum in a [`SumCache`] and the pieces it was made for.
+#[derive(Clone)]
+#[repr(align(64))]
+struct CachedSum {
+    v: [i16; HIDDEN],
+    /// Per colour (White first) and role, the squares of the pieces
+    /// summed.
+    pieces: [Bitboard; 12],
 }
 
 /// What one move changes for the first layer: the pieces it takes off
@@ -955,6 +988,111 @@ impl Network {
             }
         }
         acc
+    }
+
+    /// An empty cache for this network: every view's sum is the bias, of
+    /// no pieces.
+    pub fn sum_cache(&self) -> SumCache {
+        let views = 2 * king_buckets(&self.kings);
+        let empty = CachedSum {
+            v: self.ft_bias,
+            pieces: [Bitboard::EMPTY; 12],
+        };
+        SumCache {
+            entries: vec![empty; 2 * views].into_boxed_slice(),
+            views,
+        }
+    }
+
+    /// The accumulators of `board`, each side's made from `cache`
+    /// ([`Network::refresh_side`]): the same sums as [`Network::refresh`].
+    pub fn refresh_cached(&self, cache: &mut SumCache, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            v: [self.ft_bias; 2],
+            views: [View::PLAIN; 2],
+        };
+        self.refresh_side(cache, board, Color::White, &mut acc);
+        self.refresh_side(cache, board, Color::Black, &mut acc);
+        acc
+    }
+
+    /// `viewer`'s sum of `board` (and its view) in `acc`, made from the sum
+    /// `cache` holds for that view: only the rows of the pieces that
+    /// differ between the two are taken away and added. The cache then
+    /// holds the new sum.
+    pub fn refresh_side(
+        &self,
+        cache: &mut SumCache,
+        board: &Board,
+        viewer: Color,
+        acc: &mut Accumulator,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { self.refresh_side_avx2(cache, board, viewer, acc) };
+            return;
+        }
+        self.refresh_side_body(cache, board, viewer, acc);
+    }
+
+    /// [`Network::refresh_side`] compiled for AVX2; same operations, so
+    /// the same result.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refresh_side_avx2(
+        &self,
+        cache: &mut SumCache,
+        board: &Board,
+        viewer: Color,
+        acc: &mut Accumulator,
+    ) {
+        self.refresh_side_body(cache, board, viewer, acc);
+    }
+
+    #[inline(always)]
+    fn refresh_side_body(
+        &self,
+        cache: &mut SumCache,
+        board: &Board,
+        viewer: Color,
+        acc: &mut Accumulator,
+    ) {
+        let side = usize::from(viewer.is_black());
+        let view = if self.has_kings() {
+            View::of(&self.kings, viewer, board)
+        } else {
+            View::PLAIN
+        };
+        let entry = &mut cache.entries[side * cache.views + view.slot()];
+        for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            for role in Role::ALL {
+                let k = c * 6 + (role as usize - 1);
+                let before = entry.pieces[k];
+                let after = board.by_piece(Piece { color, role });
+                if before == after {
+                    continue;
+                }
+                for sq in before & !after {
+                    let row = &self.ft_weights[view.feature(viewer, color, role, usize::from(sq))];
+                    for (a, w) in entry.v.iter_mut().zip(row) {
+                        *a = a.wrapping_sub(*w);
+                    }
+                }
+                for sq in after & !before {
+                    let row = &self.ft_weights[view.feature(viewer, color, role, usize::from(sq))];
+                    for (a, w) in entry.v.iter_mut().zip(row) {
+                        *a = a.wrapping_add(*w);
+                    }
+                }
+                entry.pieces[k] = after;
+            }
+        }
+        acc.v[side] = entry.v;
+        acc.views[side] = view;
     }
 
     #[inline(always)]
@@ -1741,6 +1879,44 @@ mod tests {
             }
         }
         assert!(changed > 20 && applied > 1000, "{changed} {applied}");
+    }
+
+    /// Sums made from the cache are the sums from scratch, whatever the
+    /// cached sum differs by: boards of random games, visited out of
+    /// order, so that a view's cached board is sometimes near and
+    /// sometimes far from the next, under every layout.
+    #[test]
+    fn cached_sums_are_sums_from_scratch() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for (name, _) in KING_LAYOUTS {
+            let map = king_layout(name).expect("a layout");
+            let net = Network::from_bytes(&king_file(map, 0).to_bytes()).expect("a network");
+            let mut boards = Vec::new();
+            for _ in 0..6 {
+                let mut pos = chess("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1");
+                for _ in 0..120 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+                    boards.push(pos.board().clone());
+                }
+            }
+            let mut cache = net.sum_cache();
+            for i in 0..2000 {
+                let board = &boards[if i % 3 == 0 {
+                    rng.gen_range(0..boards.len())
+                } else {
+                    i % boards.len()
+                }];
+                let fresh = net.refresh(board);
+                let cached = net.refresh_cached(&mut cache, board);
+                assert_eq!(cached.v, fresh.v, "{name} {i}");
+                assert_eq!(cached.views, fresh.views, "{name} {i}");
+            }
+        }
     }
 
     #[test]
