@@ -150,8 +150,9 @@ impl PathEval {
         if m.role() == Role::King && self.net.view_changes(mover, parent.board(), child.board()) {
             // The king moved to other rows of the first layer: its side's
             // sum comes from the cache, now; the other side's follows the
-            // move (its rows for the mover's side are made and then
-            // replaced, which costs less than one more branch per side).
+            // move. (The move is applied to the mover's side too and then
+            // overwritten: one wasted pass over a sum, against a second
+            // update routine for one side.)
             self.bring_up_to_date(ply);
             let (done, next) = self.accs.split_at_mut(ply + 1);
             match delta {
