@@ -33,8 +33,8 @@
 //!   on the board seen as it is or mirrored left to right ([`KingMap`],
 //!   kept with the accumulator as its [`View`]). A king move that changes
 //!   a side's view makes that side's sum anew, from the sum last made for
-//!   that view ([`SumCache`]); every other move updates it as above. One copy, never mirrored, is the plain network
-//!   (the committed one).
+//!   that view ([`SumCache`]); every other move updates it as above. One
+//!   copy, never mirrored, is the plain network (the committed one).
 //! * The output layer may come in [`BUCKETS`] copies ("output buckets"),
 //!   one chosen by the number of pieces on the board ([`bucket`]): the
 //!   first layer is shared, and each stage of the game (a full board, a
