@@ -1152,18 +1152,25 @@ impl PassLayout {
     /// The made file holds the positions s1 lacks, in order, each with a label, and the row its
     /// count and checksum.
     fn assert_made_and_recorded(&self) {
+        self.assert_made_and_recorded_from(PASS_NEW);
+    }
+
+    /// The made file holds `PASS_POSITIONS[new]`, in order, each with a label, and the row its
+    /// count and checksum.
+    fn assert_made_and_recorded_from(&self, new: std::ops::Range<usize>) {
         let labelled = self.labelled();
         let heads: Vec<&str> = labelled
             .lines()
             .map(|l| l.rsplit_once(';').expect("a label").0)
             .collect();
         assert_eq!(
-            heads, PASS_POSITIONS[PASS_NEW],
-            "the positions s1 lacks, in order"
+            heads,
+            PASS_POSITIONS[new.clone()],
+            "the new positions, in order"
         );
         let recorded = format!(
             "s1+6\ts1\t6\t101\te\t300\t{}\t{}",
-            PASS_NEW.len(),
+            new.len(),
             sha256_hex(labelled.as_bytes())
         );
         let recipe = std::fs::read_to_string(self.here.join("passes.tsv")).unwrap();
@@ -1213,13 +1220,19 @@ fn a_pass_adds_only_positions_its_source_lacks() {
     let (code, err) = layout.make();
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        err.contains("its source s1 is being made by another run, skipped"),
+        err.contains("its source s1 or a pass of it above is being made by another run, skipped"),
         "{err}"
     );
     assert!(!layout.data.join("chunks/s1+6").exists(), "{err}");
     let quiet = layout.campaign(&["quiet", "s1+6"]);
     assert_eq!(quiet.0, Some(1), "{}", quiet.1);
-    assert!(quiet.1.contains("its source is being made"), "{}", quiet.1);
+    assert!(
+        quiet
+            .1
+            .contains("its source or a pass of it above is being made"),
+        "{}",
+        quiet.1
+    );
     std::fs::rename(&moved, layout.data.join("chunks/s1/quiet.txt")).unwrap();
     std::fs::remove_dir(layout.data.join("locks/s1")).unwrap();
 
@@ -1311,6 +1324,92 @@ fn a_pass_does_not_wait_for_its_sources_labels() {
         "{err}"
     );
     layout.assert_made_and_recorded();
+}
+
+/// A further pass of the same source leaves out what the passes above it in passes.tsv hold, not
+/// only its source's positions: `s1+6b` (another seed, no labels) below `s1+6`, with a stand-in
+/// tuner whose `quiet` keeps the first four game positions under seed 101 and all five under
+/// any other. Making `s1+6b` first makes `s1+6`'s quiet positions (not its labels) and keeps
+/// only the fifth position; `s1+6`, made after, is what it is alone (a row below it takes
+/// nothing from it); while another run holds `s1+6`, `s1+6b` waits.
+#[test]
+fn a_further_pass_leaves_out_the_passes_above_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(layout) = PassLayout::new("campaign-further-pass") else {
+        return;
+    };
+    let tune = layout.data.join("engines/e/tune");
+    std::fs::write(
+        &tune,
+        "#!/bin/sh\nin=\"$2\"; out=\"$3\"; shift 3; echo \"$*\" >> \"$0.args\"\n\
+         case \" $* \" in *\" --seed 101 \"*) head -n 4 \"$in\" > \"$out\" ;; \
+         *) cp \"$in\" \"$out\" ;; esac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&tune, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        layout.here.join("passes.tsv"),
+        format!("{PASSES_HEADER}s1+6\ts1\t6\t101\te\t300\t-\t-\ns1+6b\ts1\t6\t202\te\t0\t-\t-\n"),
+    )
+    .unwrap();
+    let make = |id: &str| {
+        let out = campaign_make(&layout.here, &layout.data, id, Path::new(support::binary()));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = make("s1+6b");
+    assert_eq!(code, Some(0), "{err}");
+    let first = layout.data.join("chunks/s1+6");
+    assert_eq!(
+        std::fs::read_to_string(first.join("quiet.txt")).unwrap(),
+        PASS_POSITIONS[2..4]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+        "the pass above, as far as its quiet positions"
+    );
+    assert!(!first.join("labelled.txt").exists(), "{err}");
+    let further = std::fs::read_to_string(layout.data.join("chunks/s1+6b/quiet.txt")).unwrap();
+    assert_eq!(
+        further.lines().collect::<Vec<_>>(),
+        [PASS_POSITIONS[4]],
+        "what neither s1 nor s1+6 holds"
+    );
+    assert_eq!(
+        tuner_calls(&tune),
+        "--children 6 --seed 101\n--children 6 --seed 202\n"
+    );
+    let recipe = std::fs::read_to_string(layout.here.join("passes.tsv")).unwrap();
+    assert!(
+        recipe.contains(&format!(
+            "s1+6b\ts1\t6\t202\te\t0\t1\t{}",
+            sha256_hex(further.as_bytes())
+        )),
+        "{recipe}"
+    );
+
+    let (code, err) = make("s1+6");
+    assert_eq!(code, Some(0), "{err}");
+    layout.assert_made_and_recorded_from(2..4);
+
+    // Made again while another run holds the pass above: skipped by `make`, refused by `quiet`.
+    std::fs::remove_dir_all(layout.data.join("chunks/s1+6b")).unwrap();
+    std::fs::create_dir_all(layout.data.join("locks/s1+6")).unwrap();
+    let (code, err) = make("s1+6b");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("its source s1 or a pass of it above is being made by another run, skipped"),
+        "{err}"
+    );
+    assert!(!layout.data.join("chunks/s1+6b").exists(), "{err}");
+    let quiet = layout.campaign(&["quiet", "s1+6b"]);
+    assert_eq!(quiet.0, Some(1), "{}", quiet.1);
+    std::fs::remove_dir(layout.data.join("locks/s1+6")).unwrap();
+    let (code, err) = make("s1+6b");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("made again, checksum matches"), "{err}");
 }
 
 /// `static_set.sh` in a copied layout of a pass's: set `t` of static_sets.tsv is the quiet

@@ -36,9 +36,10 @@
 #
 # A pass (a row of passes.tsv) is more positions from a chunk's games at the cost of labels only:
 # the game positions of a chunk of chunks.tsv through `tune quiet` again, with more neighbours and
-# another seed, less every position the source chunk already holds, labelled by an engine's search
-# (or not labelled, its file its quiet positions, when its label nodes are 0: positions for
-# another teacher, like a chunk of chunks.tsv with 0).
+# another seed, less every position the source chunk or a pass of it above this one in passes.tsv
+# already holds (so a chunk passed again and again gains only new positions each time), labelled
+# by an engine's search (or not labelled, its file its quiet positions, when its label nodes are
+# 0: positions for another teacher, like a chunk of chunks.tsv with 0).
 #
 # Environment: FASTCHESS=/path/to/fastchess (required by `make` and `train`).
 set -euo pipefail
@@ -240,13 +241,25 @@ make_relabelled() {
   settle "$HERE/relabels.tsv" "$id" "$file" "$positions" "$sum"
 }
 
-# The lines of file $2 whose position (the first four fields of the FEN: board, side to move,
-# castling, en passant) is not one of file $1's, in their order.
+# The lines of file $1 whose position (the first four fields of the FEN: board, side to move,
+# castling, en passant) is in none of the files after it, in their order.
 new_positions() {
-  awk -F';' '
+  local candidates="$1"
+  shift
+  cat "$@" | awk -F';' '
     function key(fen,   f) { split(fen, f, " "); return f[1] " " f[2] " " f[3] " " f[4] }
-    FILENAME == ARGV[1] { seen[key($1)] = 1; next }
-    !(key($1) in seen)' "$1" "$2"
+    FILENAME == "-" { seen[key($1)] = 1; next }
+    !(key($1) in seen)' - "$candidates"
+}
+
+# The passes of passes.tsv above pass $1's row with the same source, in their order: a pass
+# leaves out their positions too, so that each further pass of a chunk's games adds only what no
+# pass before it holds.
+earlier_passes() {
+  awk -F'\t' -v k="$1" '
+    $0 ~ /^#/ || !NF { next }
+    $1 == k { for (i = 1; i <= n; i++) if (src[i] == $2) print id[i]; exit }
+    { n++; id[n] = $1; src[n] = $2 }' "$HERE/passes.tsv"
 }
 
 # Whether chunk $1, the source of another, is on disk, complete, with the checksum of its row:
@@ -261,18 +274,29 @@ source_ready() {
 # positions on disk (quiet_ready: made where missing), all that a pass reads of it; the source's
 # labels are not made for a pass.
 pass_source_ready() {
-  local source
+  local source earlier
   source="$(row "$HERE/passes.tsv" "$1" | cut -f2)"
   [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $1: its source '$source' is not a chunk of chunks.tsv"
-  quiet_ready "$source"
+  quiet_ready "$source" || return 1
+  # The quiet positions of the passes before it (written whole, so on disk means complete, and
+  # not while another run holds the pass), made where missing by a `quiet` run of their own (no
+  # labels: this pass reads none of theirs).
+  for earlier in $(earlier_passes "$1"); do
+    [ ! -d "$D/locks/$earlier" ] || return 1
+    [ ! -e "$D/chunks/$earlier/quiet.txt" ] || continue
+    if ! bash "${BASH_SOURCE[0]}" "$D" quiet "$earlier"; then
+      [ ! -d "$D/locks/$earlier" ] || return 1
+      die "chunk $1: the quiet positions of $earlier, the pass before it, could not be made"
+    fi
+  done
 }
 
 # The quiet positions of a pass, given its row, into its directory (emptied first): the game
 # positions of its source chunk through the engine's `tune quiet` with the row's neighbours and
-# seed, less the positions the source holds. The caller has made the source (pass_source_ready)
-# and holds the pass's lock.
+# seed, less the positions the source and the passes of it above this row hold. The caller has
+# made them (pass_source_ready) and holds the pass's lock.
 pass_quiet() {
-  local id source children seed engine src c
+  local id source children seed engine src c earlier known
   IFS=$'\t' read -r id source children seed engine _ <<<"$1"
   src="$D/chunks/$source"
   [ -e "$src/positions.txt" ] && [ -e "$src/quiet.txt" ] ||
@@ -280,8 +304,13 @@ pass_quiet() {
   build "$engine"
   c="$D/chunks/$id"
   rm -rf "$c"; mkdir -p "$c"
+  known=("$src/quiet.txt")
+  for earlier in $(earlier_passes "$id"); do
+    [ -e "$D/chunks/$earlier/quiet.txt" ] || die "chunk $id: no quiet positions of $earlier, the pass before it"
+    known+=("$D/chunks/$earlier/quiet.txt")
+  done
   "$D/engines/$engine/tune" quiet "$src/positions.txt" "$c/candidates.txt" --children "$children" --seed "$seed"
-  new_positions "$src/quiet.txt" "$c/candidates.txt" > "$c/quiet.txt.tmp"
+  new_positions "$c/candidates.txt" "${known[@]}" > "$c/quiet.txt.tmp"
   rm "$c/candidates.txt"
   mv "$c/quiet.txt.tmp" "$c/quiet.txt"
 }
@@ -296,7 +325,8 @@ make_pass() {
     stamp "chunk $id: on disk, checksum matches"
     return 0
   fi
-  pass_source_ready "$id" || { stamp "chunk $id: its source $source is being made by another run, skipped"; return 0; }
+  pass_source_ready "$id" ||
+    { stamp "chunk $id: its source $source or a pass of it above is being made by another run, skipped"; return 0; }
   lock "$id" || { stamp "chunk $id: being made by another run, skipped"; return 0; }
   trap unlock RETURN
   stamp "chunk $id: $source's game positions and up to $children neighbours each (seed $seed)"
@@ -382,7 +412,7 @@ case "$CMD" in
     r="$(row "$HERE/passes.tsv" "$id")"
     [ -n "$r" ] || die "no chunk or pass '$id' in chunks.tsv or passes.tsv"
     ! intact "$(chunk_file "$id")" "$(recorded_sum "$id")" || die "chunk $id: already made, on disk with its checksum"
-    pass_source_ready "$id" || die "chunk $id: its source is being made by another run"
+    pass_source_ready "$id" || die "chunk $id: its source or a pass of it above is being made by another run"
     lock "$id" || die "chunk $id: being made by another run"
     pass_quiet "$r"
     unlock
