@@ -1225,7 +1225,7 @@ fn a_pass_adds_only_positions_its_source_lacks() {
     );
     assert!(!layout.data.join("chunks/s1+6").exists(), "{err}");
     let quiet = layout.campaign(&["quiet", "s1+6"]);
-    assert_eq!(quiet.0, Some(1), "{}", quiet.1);
+    assert_eq!(quiet.0, Some(75), "busy, not failed: {}", quiet.1);
     assert!(
         quiet
             .1
@@ -1326,12 +1326,14 @@ fn a_pass_does_not_wait_for_its_sources_labels() {
     layout.assert_made_and_recorded();
 }
 
-/// A further pass of the same source leaves out what the passes above it in passes.tsv hold, not
-/// only its source's positions: `s1+6b` (another seed, no labels) below `s1+6`, with a stand-in
-/// tuner whose `quiet` keeps the first four game positions under seed 101 and all five under
-/// any other. Making `s1+6b` first makes `s1+6`'s quiet positions (not its labels) and keeps
-/// only the fifth position; `s1+6`, made after, is what it is alone (a row below it takes
-/// nothing from it); while another run holds `s1+6`, `s1+6b` waits.
+/// A further pass of the same source leaves out what the passes of that source above it in
+/// passes.tsv hold, not only its source's positions: `s1+6b` (another seed, no labels) below
+/// `s1+6` and below a pass of another source (never made, as it is no pass of s1), with a
+/// stand-in tuner whose `quiet` keeps the first four game positions under seed 101 and all five
+/// under any other. Making `s1+6b` first makes `s1+6`'s quiet positions (not its labels) and
+/// keeps only the fifth position; `s1+6`, made after, is what it is alone (a row below it takes
+/// nothing from it); while another run holds `s1+6`, `s1+6b` waits (`quiet` says so with status
+/// 75); a made `s1+6` whose quiet positions are gone has them made again.
 #[test]
 fn a_further_pass_leaves_out_the_passes_above_it() {
     use std::os::unix::fs::PermissionsExt;
@@ -1349,7 +1351,11 @@ fn a_further_pass_leaves_out_the_passes_above_it() {
     std::fs::set_permissions(&tune, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::write(
         layout.here.join("passes.tsv"),
-        format!("{PASSES_HEADER}s1+6\ts1\t6\t101\te\t300\t-\t-\ns1+6b\ts1\t6\t202\te\t0\t-\t-\n"),
+        format!(
+            "{PASSES_HEADER}s1+6\ts1\t6\t101\te\t300\t-\t-\n\
+             x+6\tx\t6\t101\te\t0\t-\t-\n\
+             s1+6b\ts1\t6\t202\te\t0\t-\t-\n"
+        ),
     )
     .unwrap();
     let make = |id: &str| {
@@ -1405,11 +1411,25 @@ fn a_further_pass_leaves_out_the_passes_above_it() {
     );
     assert!(!layout.data.join("chunks/s1+6b").exists(), "{err}");
     let quiet = layout.campaign(&["quiet", "s1+6b"]);
-    assert_eq!(quiet.0, Some(1), "{}", quiet.1);
+    assert_eq!(quiet.0, Some(75), "busy, not failed: {}", quiet.1);
+    assert!(
+        quiet
+            .1
+            .contains("its source or a pass of it above is being made"),
+        "{}",
+        quiet.1
+    );
     std::fs::remove_dir(layout.data.join("locks/s1+6")).unwrap();
+
+    // s1+6 made, its quiet positions gone: made again (its labels kept) for s1+6b.
+    let labels = std::fs::read(first.join("labelled.txt")).unwrap();
+    std::fs::remove_file(first.join("quiet.txt")).unwrap();
     let (code, err) = make("s1+6b");
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("made again, checksum matches"), "{err}");
+    assert_eq!(std::fs::read(first.join("labelled.txt")).unwrap(), labels);
+    assert!(first.join("quiet.txt").exists(), "{err}");
+    assert!(!layout.data.join("chunks/x+6").exists(), "{err}");
 }
 
 /// `static_set.sh` in a copied layout of a pass's: set `t` of static_sets.tsv is the quiet

@@ -9,8 +9,9 @@
 #                                       (kit.py unpack), as `make` does with its own
 # campaign.sh DATA_DIR quiet ID        make the quiet positions of chunk or pass ID, not its labels
 #                                       (what kit.py packs to have them labelled elsewhere, and
-#                                       what another teacher labels); a pass needs only its
-#                                       source's quiet positions
+#                                       what another teacher labels); a pass needs only the quiet
+#                                       positions of its source and of the passes of it above its
+#                                       row; status 75 when another run is making what it needs
 #
 # The own-data campaign (README.md beside this script): self-play data made in
 # deterministic chunks, each from a recipe row of chunks.tsv, by an engine of
@@ -58,6 +59,9 @@ trap '[ -z "$HELD" ] || rmdir "$HELD" 2>/dev/null || true' EXIT
 lock() { mkdir -p "$D/locks"; mkdir "$D/locks/$1" 2>/dev/null && HELD="$D/locks/$1"; }
 unlock() { [ -z "$HELD" ] || rmdir "$HELD" 2>/dev/null || true; HELD=""; }
 die() { echo "campaign: $*" >&2; exit 1; }
+# Stop because another run holds what this one needs: status 75 (try again later), which a run
+# that asked for it tells apart from a failure.
+busy() { echo "campaign: $*" >&2; exit 75; }
 
 # A row of a TSV file whose first column is $2 (comments and blank lines skipped; none where the
 # file is missing).
@@ -246,10 +250,10 @@ make_relabelled() {
 new_positions() {
   local candidates="$1"
   shift
-  cat "$@" | awk -F';' '
+  awk -F';' '
     function key(fen,   f) { split(fen, f, " "); return f[1] " " f[2] " " f[3] " " f[4] }
-    FILENAME == "-" { seen[key($1)] = 1; next }
-    !(key($1) in seen)' - "$candidates"
+    FILENAME != ARGV[ARGC - 1] { seen[key($1)] = 1; next }
+    !(key($1) in seen)' "$@" "$candidates"
 }
 
 # The passes of passes.tsv above pass $1's row with the same source, in their order: a pass
@@ -274,38 +278,43 @@ source_ready() {
 # positions on disk (quiet_ready: made where missing), all that a pass reads of it; the source's
 # labels are not made for a pass.
 pass_source_ready() {
-  local source earlier
+  local source earlier list status
   source="$(row "$HERE/passes.tsv" "$1" | cut -f2)"
   [ -n "$(row "$HERE/chunks.tsv" "$source")" ] || die "chunk $1: its source '$source' is not a chunk of chunks.tsv"
   quiet_ready "$source" || return 1
-  # The quiet positions of the passes before it (written whole, so on disk means complete, and
-  # not while another run holds the pass), made where missing by a `quiet` run of their own (no
-  # labels: this pass reads none of theirs).
-  for earlier in $(earlier_passes "$1"); do
+  # The quiet positions of the passes above it (only ever replaced whole, so on disk means
+  # complete), made where missing by a `quiet` run of their own (no labels: this pass reads none
+  # of theirs); not ready while another run holds one of them.
+  list="$(earlier_passes "$1")"
+  for earlier in $list; do
     [ ! -d "$D/locks/$earlier" ] || return 1
     [ ! -e "$D/chunks/$earlier/quiet.txt" ] || continue
-    if ! bash "${BASH_SOURCE[0]}" "$D" quiet "$earlier"; then
-      [ ! -d "$D/locks/$earlier" ] || return 1
-      die "chunk $1: the quiet positions of $earlier, the pass before it, could not be made"
-    fi
+    status=0
+    bash "${BASH_SOURCE[0]}" "$D" quiet "$earlier" || status=$?
+    [ "$status" != 75 ] || return 1
+    [ "$status" = 0 ] || die "chunk $1: the quiet positions of $earlier, a pass above it, could not be made"
   done
 }
 
-# The quiet positions of a pass, given its row, into its directory (emptied first): the game
-# positions of its source chunk through the engine's `tune quiet` with the row's neighbours and
-# seed, less the positions the source and the passes of it above this row hold. The caller has
-# made them (pass_source_ready) and holds the pass's lock.
+# The quiet positions of a pass, given its row, into its directory: the game positions of its
+# source chunk through the engine's `tune quiet` with the row's neighbours and seed, less the
+# positions the source and the passes of it above this row hold. The file is replaced whole (by
+# `mv`), never removed first, so that a run reading it for a pass below always reads all of it
+# (the same lines, made again). The caller has made the others (pass_source_ready) and holds the
+# pass's lock.
 pass_quiet() {
-  local id source children seed engine src c earlier known
+  local id source children seed engine src c earlier list known
   IFS=$'\t' read -r id source children seed engine _ <<<"$1"
   src="$D/chunks/$source"
   [ -e "$src/positions.txt" ] && [ -e "$src/quiet.txt" ] ||
     die "chunk $id: no game positions of its source in $src (remove $src and make $source again)"
   build "$engine"
   c="$D/chunks/$id"
-  rm -rf "$c"; mkdir -p "$c"
+  mkdir -p "$c"
+  rm -f "$c/candidates.txt" "$c/quiet.txt.tmp"
   known=("$src/quiet.txt")
-  for earlier in $(earlier_passes "$id"); do
+  list="$(earlier_passes "$id")"
+  for earlier in $list; do
     [ -e "$D/chunks/$earlier/quiet.txt" ] || die "chunk $id: no quiet positions of $earlier, the pass before it"
     known+=("$D/chunks/$earlier/quiet.txt")
   done
@@ -405,15 +414,16 @@ case "$CMD" in
   quiet)
     id="${1:?chunk or pass id, as chunks.tsv or passes.tsv names it}"
     if [ -n "$(row "$HERE/chunks.tsv" "$id")" ]; then
-      quiet_ready "$id" || die "chunk $id: being made by another run"
+      quiet_ready "$id" || busy "chunk $id: being made by another run"
       stamp "chunk $id: games and quiet positions on disk"
       exit 0
     fi
     r="$(row "$HERE/passes.tsv" "$id")"
     [ -n "$r" ] || die "no chunk or pass '$id' in chunks.tsv or passes.tsv"
-    ! intact "$(chunk_file "$id")" "$(recorded_sum "$id")" || die "chunk $id: already made, on disk with its checksum"
-    pass_source_ready "$id" || die "chunk $id: its source or a pass of it above is being made by another run"
-    lock "$id" || die "chunk $id: being made by another run"
+    ! intact "$(chunk_file "$id")" "$(recorded_sum "$id")" || [ ! -e "$D/chunks/$id/quiet.txt" ] ||
+      die "chunk $id: already made, on disk with its checksum"
+    pass_source_ready "$id" || busy "chunk $id: its source or a pass of it above is being made by another run"
+    lock "$id" || busy "chunk $id: being made by another run"
     pass_quiet "$r"
     unlock
     ;;
