@@ -1119,11 +1119,36 @@ impl PassLayout {
     }
 
     fn make(&self) -> (Option<i32>, String) {
-        let out = campaign_make(&self.here, &self.data, "s1+6", Path::new(support::binary()));
+        self.make_id("s1+6")
+    }
+
+    /// `campaign.sh DATA make ID`: its exit status and stderr.
+    fn make_id(&self, id: &str) -> (Option<i32>, String) {
+        let out = campaign_make(&self.here, &self.data, id, Path::new(support::binary()));
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
+    }
+
+    /// Pass `id` of source s1 waits while another run holds what it needs: `make` skips it
+    /// (nothing made), `quiet` refuses it with status 75 (busy, not failed).
+    fn assert_pass_waits(&self, id: &str) {
+        let (code, err) = self.make_id(id);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            err.contains(
+                "its source s1 or a pass of it above is being made by another run, skipped"
+            ),
+            "{err}"
+        );
+        assert!(!self.data.join("chunks").join(id).exists(), "{err}");
+        let (code, err) = self.campaign(&["quiet", id]);
+        assert_eq!(code, Some(75), "busy, not failed: {err}");
+        assert!(
+            err.contains("its source or a pass of it above is being made"),
+            "{err}"
+        );
     }
 
     /// `campaign.sh DATA ARGS`: its exit status and stderr.
@@ -1217,22 +1242,7 @@ fn a_pass_adds_only_positions_its_source_lacks() {
     std::fs::create_dir_all(layout.data.join("locks/s1")).unwrap();
     let moved = layout.data.join("s1.quiet.txt");
     std::fs::rename(layout.data.join("chunks/s1/quiet.txt"), &moved).unwrap();
-    let (code, err) = layout.make();
-    assert_eq!(code, Some(0), "{err}");
-    assert!(
-        err.contains("its source s1 or a pass of it above is being made by another run, skipped"),
-        "{err}"
-    );
-    assert!(!layout.data.join("chunks/s1+6").exists(), "{err}");
-    let quiet = layout.campaign(&["quiet", "s1+6"]);
-    assert_eq!(quiet.0, Some(75), "busy, not failed: {}", quiet.1);
-    assert!(
-        quiet
-            .1
-            .contains("its source or a pass of it above is being made"),
-        "{}",
-        quiet.1
-    );
+    layout.assert_pass_waits("s1+6");
     std::fs::rename(&moved, layout.data.join("chunks/s1/quiet.txt")).unwrap();
     std::fs::remove_dir(layout.data.join("locks/s1")).unwrap();
 
@@ -1358,13 +1368,7 @@ fn a_further_pass_leaves_out_the_passes_above_it() {
         ),
     )
     .unwrap();
-    let make = |id: &str| {
-        let out = campaign_make(&layout.here, &layout.data, id, Path::new(support::binary()));
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let make = |id: &str| layout.make_id(id);
     let (code, err) = make("s1+6b");
     assert_eq!(code, Some(0), "{err}");
     let first = layout.data.join("chunks/s1+6");
@@ -1403,22 +1407,7 @@ fn a_further_pass_leaves_out_the_passes_above_it() {
     // Made again while another run holds the pass above: skipped by `make`, refused by `quiet`.
     std::fs::remove_dir_all(layout.data.join("chunks/s1+6b")).unwrap();
     std::fs::create_dir_all(layout.data.join("locks/s1+6")).unwrap();
-    let (code, err) = make("s1+6b");
-    assert_eq!(code, Some(0), "{err}");
-    assert!(
-        err.contains("its source s1 or a pass of it above is being made by another run, skipped"),
-        "{err}"
-    );
-    assert!(!layout.data.join("chunks/s1+6b").exists(), "{err}");
-    let quiet = layout.campaign(&["quiet", "s1+6b"]);
-    assert_eq!(quiet.0, Some(75), "busy, not failed: {}", quiet.1);
-    assert!(
-        quiet
-            .1
-            .contains("its source or a pass of it above is being made"),
-        "{}",
-        quiet.1
-    );
+    layout.assert_pass_waits("s1+6b");
     std::fs::remove_dir(layout.data.join("locks/s1+6")).unwrap();
 
     // s1+6 made, its quiet positions gone: made again (its labels kept) for s1+6b.
