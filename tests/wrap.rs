@@ -304,3 +304,76 @@ fn an_early_answer_to_ponder_or_infinite_waits_for_the_gui() {
     e.send("go movetime 50");
     e.bestmove(REPLY);
 }
+
+/// The output of `e` up to its exit (it must exit within `REPLY`).
+fn lines_to_exit(e: &mut Engine) -> Vec<String> {
+    let lines = e.drain(REPLY);
+    match e.wait_exit(REPLY) {
+        Some(status) if status.success() => lines,
+        other => e.fail(&format!("the front-end did not exit cleanly: {other:?}")),
+    }
+}
+
+/// The one `bestmove` among `lines`, a legal move of the start position.
+fn one_legal_bestmove(e: &mut Engine, lines: &[String], what: &str) {
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    let [line] = best.as_slice() else {
+        e.fail(&format!("{what}: {} bestmove lines", best.len()));
+    };
+    let text = line.split_whitespace().nth(1).unwrap_or("");
+    if let Err(why) = support::legal_move(&shakmaty::Chess::default(), text, false) {
+        e.fail(&format!("{what}: '{line}': {why}"));
+    }
+}
+
+/// What the GUI asked before `quit` or the end of its input is answered,
+/// as by an engine alone: the search it left open is stopped and its
+/// `bestmove` given, a pending `isready` gets its `readyok`, then the
+/// front-end exits. An engine that does not answer in time is answered
+/// for.
+#[test]
+fn quit_and_end_of_input_leave_nothing_unanswered() {
+    if !python_chess() {
+        return;
+    }
+    for end in ["quit", "end of input"] {
+        let mut e = wrapped_faulty(&["ok"]);
+        e.send("uci");
+        e.expect("uciok", REPLY);
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("isready");
+        if end == "quit" {
+            e.send("quit");
+        } else {
+            e.close_stdin();
+        }
+        let lines = lines_to_exit(&mut e);
+        assert!(lines.iter().any(|l| l == "readyok"), "{end}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.contains("did not answer")),
+            "{end}: the engine answered: {lines:?}"
+        );
+        one_legal_bestmove(&mut e, &lines, end);
+    }
+    // The engine never answers its third go, not even after stop.
+    let mut e = wrapped_faulty(&["hang"]);
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    for _ in 0..2 {
+        e.send("position startpos");
+        e.send("go movetime 20");
+        e.bestmove(REPLY);
+    }
+    e.send("position startpos");
+    e.send("go wtime 60000 btime 60000");
+    e.send("quit");
+    let lines = lines_to_exit(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string the engine did not answer before quit")),
+        "{lines:?}"
+    );
+    one_legal_bestmove(&mut e, &lines, "hang");
+}

@@ -42,6 +42,13 @@ pub const READY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long `quit` waits for the engine to exit before killing it.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
+/// How long, at `quit` or the end of the GUI's input, the engine may take
+/// to answer what is still open (the `bestmove` of a search it was told
+/// to stop, `readyok`) before the front-end answers itself: a GUI or
+/// script that ends with `go ... quit` or `isready` and end of input gets
+/// every answer, as from the engine alone.
+pub const QUIT_ANSWER_GRACE: Duration = Duration::from_millis(1000);
+
 /// The share of its remaining clock (per cent) an engine may use on one
 /// move before its move is replaced: the rest is kept for the replacement
 /// search and the GUI's latency, so the game is not lost on time.
@@ -207,6 +214,9 @@ struct Front {
     ready_pending: usize,
     ready_deadline: Option<Instant>,
     own: Engine,
+    /// Set at `quit` or end of input: an engine that fails now is not
+    /// restarted.
+    quitting: bool,
 }
 
 /// Run the front-end over stdin/stdout until `quit` or end of input.
@@ -240,6 +250,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         ready_pending: 0,
         ready_deadline: None,
         own: Engine::new(FALLBACK_HASH_MB),
+        quitting: false,
     };
     front.run();
     Ok(())
@@ -729,6 +740,9 @@ impl Front {
         if let Some(mut old) = self.backend.take() {
             old.kill();
         }
+        if self.quitting {
+            return;
+        }
         self.generation += 1;
         match Backend::spawn(&self.cfg.command, self.generation, &self.tx, &self.log) {
             Ok(mut b) => {
@@ -769,10 +783,55 @@ impl Front {
         self.ready_deadline = None;
     }
 
+    /// The GUI is done (`quit`, or the end of its input): what it asked
+    /// and has not been answered yet is answered first, then the engine is
+    /// asked to quit.
     fn quit(&mut self) {
+        self.quitting = true;
+        self.answer_open();
         if let Some(b) = self.backend.take() {
             b.quit(QUIT_GRACE, &self.log);
         }
+    }
+
+    /// Every open search is stopped and every `isready` answered: by the
+    /// engine within [`QUIT_ANSWER_GRACE`] (its lines handled as usual,
+    /// `bestmove` translated), else by the front-end (its own move, said in
+    /// an `info string`, and `readyok`). GUI lines that come meanwhile are
+    /// dropped, as after `quit`.
+    fn answer_open(&mut self) {
+        if !self.searches.is_empty() {
+            self.send_engine("stop");
+            self.end_open_searches();
+        }
+        let end = Instant::now() + QUIT_ANSWER_GRACE;
+        while (!self.searches.is_empty() || self.ready_pending > 0)
+            && self.backend.as_ref().is_some_and(|b| !b.in_handshake())
+        {
+            let event = match self.held.pop_front() {
+                Some(e) => e,
+                None => match self
+                    .rx
+                    .recv_timeout(end.saturating_duration_since(Instant::now()))
+                {
+                    Ok(e) => e,
+                    Err(_) => break,
+                },
+            };
+            match event {
+                Event::Engine(g, line) if g == self.generation => self.on_engine(&line),
+                Event::EngineGone(g) if g == self.generation => break,
+                _ => {}
+            }
+        }
+        self.early_answer = None;
+        while let Some(search) = self.searches.pop_front() {
+            self.replace(&search, "the engine did not answer before quit");
+        }
+        for _ in 0..std::mem::take(&mut self.ready_pending) {
+            self.send_gui(&output::readyok());
+        }
+        self.ready_deadline = None;
     }
 }
 
