@@ -349,7 +349,8 @@ fn quit_and_end_of_input_leave_nothing_unanswered() {
             e.close_stdin();
         }
         let lines = lines_to_exit(&mut e);
-        assert!(lines.iter().any(|l| l == "readyok"), "{end}: {lines:?}");
+        let readyok = lines.iter().filter(|l| *l == "readyok").count();
+        assert_eq!(readyok, 1, "{end}: {lines:?}");
         assert!(
             !lines.iter().any(|l| l.contains("did not answer")),
             "{end}: the engine answered: {lines:?}"
@@ -367,6 +368,7 @@ fn quit_and_end_of_input_leave_nothing_unanswered() {
     }
     e.send("position startpos");
     e.send("go wtime 60000 btime 60000");
+    let asked = std::time::Instant::now();
     e.send("quit");
     let lines = lines_to_exit(&mut e);
     assert!(
@@ -376,4 +378,81 @@ fn quit_and_end_of_input_leave_nothing_unanswered() {
         "{lines:?}"
     );
     one_legal_bestmove(&mut e, &lines, "hang");
+    // 1 s for the engine's answer, 0.2 s for the front-end's, 0.5 s to exit.
+    assert!(asked.elapsed() < QUIT_BOUND, "{:?}", asked.elapsed());
+    // The count of a `go perft` the engine finishes after quit is given.
+    let mut e = Engine::start_with(&["wrap", "--", binary()], None, Duration::from_secs(60));
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    e.send("position startpos");
+    e.send("go perft 3");
+    e.send("quit");
+    let lines = lines_to_exit(&mut e);
+    assert!(
+        lines.iter().any(|l| l == "Nodes searched: 8902"),
+        "{lines:?}"
+    );
+}
+
+/// The longest a `quit` may take with an engine that answers nothing: the
+/// graces (1 s, the front-end's own move, 0.5 s) and room for a loaded
+/// machine.
+const QUIT_BOUND: Duration = Duration::from_secs(6);
+
+/// An engine that writes without pause holds no deadline off: a search it
+/// does not answer in time is answered by the front-end, and `quit` ends
+/// within its graces.
+#[test]
+fn an_engine_that_floods_its_output_holds_nothing_up() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = wrapped_faulty(&["flood"]);
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    e.send("position startpos");
+    e.send("go movetime 50");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert!(
+        before.iter().any(|l| l.contains("did not answer in time")),
+        "{best}"
+    );
+    e.send("position startpos");
+    e.send("go infinite");
+    let asked = std::time::Instant::now();
+    e.send("quit");
+    let lines = lines_to_exit(&mut e);
+    one_legal_bestmove(&mut e, &lines, "flood");
+    assert!(asked.elapsed() < QUIT_BOUND, "{:?}", asked.elapsed());
+}
+
+/// A GUI's `isready` that the engine took with it when it failed is
+/// answered by the engine started in its place, not after the 10 s of
+/// `isready`'s own limit (which would restart the new engine too).
+#[test]
+fn an_isready_outlives_the_engine_that_failed() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = wrapped_faulty(&["exit"]);
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    for _ in 0..2 {
+        e.send("position startpos");
+        e.send("go movetime 20");
+        e.bestmove(REPLY);
+    }
+    e.send("position startpos");
+    e.send("go movetime 20");
+    e.send("isready");
+    let before = e.expect("readyok", REPLY);
+    assert!(
+        !before.iter().any(|l| l.contains("did not answer isready")),
+        "{before:?}"
+    );
+    assert_eq!(
+        before.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{before:?}"
+    );
 }

@@ -276,10 +276,13 @@ impl Backend {
         }
     }
 
-    /// Ask the engine to quit, give it `grace` to do so, then kill it.
-    pub fn quit(mut self, grace: Duration, log: &Log) {
+    /// Ask the engine to quit (at once, even during its handshake).
+    pub fn send_quit(&mut self, log: &Log) {
         self.write("quit", log);
-        let end = Instant::now() + grace;
+    }
+
+    /// Wait until `end` for the engine to exit, then kill it.
+    pub fn exit_by(mut self, end: Instant) {
         while Instant::now() < end {
             if matches!(self.child.try_wait(), Ok(Some(_))) {
                 return;

@@ -39,7 +39,9 @@ use backend::{Backend, StartError, OWN_OPTIONS};
 /// answers it itself and restarts the engine.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How long `quit` waits for the engine to exit before killing it.
+/// How long `quit` waits for the engine to exit before killing it; what
+/// it writes meanwhile (the count of a `go perft` it finishes) still
+/// reaches the GUI.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// How long, at `quit` or the end of the GUI's input, the engine may take
@@ -259,6 +261,12 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
 impl Front {
     fn run(&mut self) {
         loop {
+            // A deadline passed is met first: an engine that writes
+            // without pause cannot hold it off.
+            if self.next_deadline().is_some_and(|d| d <= Instant::now()) {
+                self.on_timeout();
+                continue;
+            }
             let event = match self.held.pop_front() {
                 Some(e) => e,
                 None => match self.next_deadline() {
@@ -749,6 +757,14 @@ impl Front {
                 for (_, line) in &self.set_options {
                     b.send(line, &self.log);
                 }
+                // The old engine took the GUI's isready with it: the new
+                // one answers it once its handshake is done.
+                for _ in 0..self.ready_pending {
+                    b.send("isready", &self.log);
+                }
+                if self.ready_pending > 0 {
+                    self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
+                }
                 self.backend = Some(b);
             }
             Err(e) => self.no_engine(&e),
@@ -785,38 +801,54 @@ impl Front {
 
     /// The GUI is done (`quit`, or the end of its input): what it asked
     /// and has not been answered yet is answered first, then the engine is
-    /// asked to quit.
+    /// asked to quit, and what it writes until it exits (within
+    /// [`QUIT_GRACE`]) still reaches the GUI.
     fn quit(&mut self) {
         self.quitting = true;
         self.answer_open();
-        if let Some(b) = self.backend.take() {
-            b.quit(QUIT_GRACE, &self.log);
+        let Some(mut b) = self.backend.take() else {
+            return;
+        };
+        b.send_quit(&self.log);
+        let end = Instant::now() + QUIT_GRACE;
+        while let Some(event) = self.next_event_by(end) {
+            match event {
+                Event::Engine(g, line) if g == b.generation => self.on_engine(&line),
+                Event::EngineGone(g) if g == b.generation => break,
+                _ => {}
+            }
+        }
+        b.exit_by(end);
+    }
+
+    /// The next event, or `None` once `end` has passed: an engine that
+    /// writes without pause cannot hold the front-end past it.
+    fn next_event_by(&mut self, end: Instant) -> Option<Event> {
+        let left = end.checked_duration_since(Instant::now())?;
+        match self.held.pop_front() {
+            Some(e) => Some(e),
+            None => self.rx.recv_timeout(left).ok(),
         }
     }
 
     /// Every open search is stopped and every `isready` answered: by the
     /// engine within [`QUIT_ANSWER_GRACE`] (its lines handled as usual,
-    /// `bestmove` translated), else by the front-end (its own move, said in
-    /// an `info string`, and `readyok`). GUI lines that come meanwhile are
+    /// `bestmove` translated), else by the front-end (`readyok`, then its
+    /// own move, said in an `info string`, as an engine answers `isready`
+    /// at once while it searches). GUI lines that come meanwhile are
     /// dropped, as after `quit`.
     fn answer_open(&mut self) {
         if !self.searches.is_empty() {
             self.send_engine("stop");
             self.end_open_searches();
         }
+        let running = self.backend.as_ref().is_some_and(|b| !b.in_handshake());
         let end = Instant::now() + QUIT_ANSWER_GRACE;
         while (!self.searches.is_empty() || self.ready_pending > 0)
             && self.backend.as_ref().is_some_and(|b| !b.in_handshake())
         {
-            let event = match self.held.pop_front() {
-                Some(e) => e,
-                None => match self
-                    .rx
-                    .recv_timeout(end.saturating_duration_since(Instant::now()))
-                {
-                    Ok(e) => e,
-                    Err(_) => break,
-                },
+            let Some(event) = self.next_event_by(end) else {
+                break;
             };
             match event {
                 Event::Engine(g, line) if g == self.generation => self.on_engine(&line),
@@ -825,13 +857,18 @@ impl Front {
             }
         }
         self.early_answer = None;
-        while let Some(search) = self.searches.pop_front() {
-            self.replace(&search, "the engine did not answer before quit");
-        }
         for _ in 0..std::mem::take(&mut self.ready_pending) {
             self.send_gui(&output::readyok());
         }
         self.ready_deadline = None;
+        let why = match self.backend.as_ref() {
+            _ if running => "the engine did not answer before quit",
+            Some(_) => "the engine was still starting at quit",
+            None => "no engine is running",
+        };
+        while let Some(search) = self.searches.pop_front() {
+            self.replace(&search, why);
+        }
     }
 }
 

@@ -17,6 +17,7 @@ Modes:
   slow     exits at its 3rd go like `exit`; every later process (a restart) takes
            3 s to start: `slow MARKER`, the file MARKER is made by the first one
   early    answers `go ponder` and `go infinite` at once instead of at `stop` or `ponderhit`
+  flood    at every go, writes info lines without pause and never answers
   ok       none of the above (king-takes-rook, reads everything)
 
 In every other mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`,
@@ -111,6 +112,11 @@ def main():
                 board.push(read_move(board, m))
         elif cmd == "go":
             gos += 1
+            if mode == "flood":
+                burst = "info depth 1 score cp 0 nodes 1\n" * 4096
+                while True:
+                    sys.stdout.write(burst)
+                    sys.stdout.flush()
             if gos == 3 and mode in ("exit", "slow"):
                 sys.exit(0)
             if gos == 3 and mode == "hang":
