@@ -417,6 +417,10 @@ fn an_engine_that_floods_its_output_holds_nothing_up() {
         before.iter().any(|l| l.contains("did not answer in time")),
         "{best}"
     );
+    // The engine started in its place has done its handshake: the next
+    // search is the engine's, flooding while it is told to stop.
+    e.send("isready");
+    e.expect("readyok", REPLY);
     e.send("position startpos");
     e.send("go infinite");
     let asked = std::time::Instant::now();
