@@ -6,6 +6,7 @@
 //! may sit inside some other git repository. Without either the commit
 //! reads `unknown`.
 
+use std::path::Path;
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
@@ -40,13 +41,31 @@ fn main() {
     let commit = git(&["rev-parse", "--short=7", "HEAD"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=CHESS960_COMMIT={commit}");
     // Rebuild the version when HEAD moves: HEAD itself (a branch switch)
-    // and the file of the branch it points to (a commit).
+    // and the file of the branch it points to (a commit). A worktree has
+    // its own HEAD but shares the branches (`--git-common-dir`).
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-        println!("cargo:rerun-if-changed={dir}/HEAD");
+        let common = git(&["rev-parse", "--git-common-dir"]).unwrap_or_else(|| dir.clone());
+        watch(&Path::new(&dir).join("HEAD"));
         if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={dir}/{branch}");
+            // A packed branch has no file of its own until its next
+            // commit writes one: its folder changes then.
+            let file = Path::new(&common).join(branch);
+            if let Some(there) = file.ancestors().find(|p| p.exists()) {
+                watch(there);
+            }
         }
-        println!("cargo:rerun-if-changed={dir}/packed-refs");
+        watch(&Path::new(&common).join("packed-refs"));
     }
     println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// Rebuild when `path` changes, where it exists: Cargo takes a path that
+/// does not exist for one that changed, and would build the crate again at
+/// every build (a repository whose refs are not packed has no
+/// `packed-refs`). A branch packed later loses its loose file, which is a
+/// change of a watched path.
+fn watch(path: &Path) {
+    if path.exists() {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
 }
