@@ -305,6 +305,20 @@ fn an_early_answer_to_ponder_or_infinite_waits_for_the_gui() {
     e.bestmove(REPLY);
 }
 
+/// The front-end before the test engine's third go in `mode` (where the
+/// failing modes fail): its handshake done and two searches answered.
+fn before_third_go(mode: &str) -> Engine {
+    let mut e = wrapped_faulty(&[mode]);
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    for _ in 0..2 {
+        e.send("position startpos");
+        e.send("go movetime 20");
+        e.bestmove(REPLY);
+    }
+    e
+}
+
 /// The output of `e` up to its exit (it must exit within `REPLY`).
 fn lines_to_exit(e: &mut Engine) -> Vec<String> {
     let lines = e.drain(REPLY);
@@ -358,14 +372,7 @@ fn quit_and_end_of_input_leave_nothing_unanswered() {
         one_legal_bestmove(&mut e, &lines, end);
     }
     // The engine never answers its third go, not even after stop.
-    let mut e = wrapped_faulty(&["hang"]);
-    e.send("uci");
-    e.expect("uciok", REPLY);
-    for _ in 0..2 {
-        e.send("position startpos");
-        e.send("go movetime 20");
-        e.bestmove(REPLY);
-    }
+    let mut e = before_third_go("hang");
     e.send("position startpos");
     e.send("go wtime 60000 btime 60000");
     let asked = std::time::Instant::now();
@@ -438,14 +445,7 @@ fn an_isready_outlives_the_engine_that_failed() {
     if !python_chess() {
         return;
     }
-    let mut e = wrapped_faulty(&["exit"]);
-    e.send("uci");
-    e.expect("uciok", REPLY);
-    for _ in 0..2 {
-        e.send("position startpos");
-        e.send("go movetime 20");
-        e.bestmove(REPLY);
-    }
+    let mut e = before_third_go("exit");
     e.send("position startpos");
     e.send("go movetime 20");
     e.send("isready");
