@@ -94,6 +94,11 @@ impl Backend {
         let mut backend = Backend::spawn(command, generation, tx, log)?;
         loop {
             let left = backend.handshake_left();
+            // Checked before each line: an engine that writes without
+            // pause cannot hold the limit off.
+            if left.is_zero() {
+                return Err(backend.failed("it wrote other lines until then"));
+            }
             match rx.recv_timeout(left) {
                 Ok(Event::Engine(g, line)) if g == generation => {
                     log.line("engine>", &line);
