@@ -811,23 +811,31 @@ impl Front {
         };
         b.send_quit(&self.log);
         let end = Instant::now() + QUIT_GRACE;
-        while let Some(event) = self.next_event_by(end) {
-            match event {
-                Event::Engine(g, line) if g == b.generation => self.on_engine(&line),
-                Event::EngineGone(g) if g == b.generation => break,
-                _ => {}
-            }
-        }
+        self.read_engine_until(end, |_| false);
         b.exit_by(end);
     }
 
-    /// The next event, or `None` once `end` has passed: an engine that
-    /// writes without pause cannot hold the front-end past it.
-    fn next_event_by(&mut self, end: Instant) -> Option<Event> {
-        let left = end.checked_duration_since(Instant::now())?;
-        match self.held.pop_front() {
-            Some(e) => Some(e),
-            None => self.rx.recv_timeout(left).ok(),
+    /// Handle the current engine's lines as usual until `done`, its exit,
+    /// or `end`; other events are dropped (the GUI has quit). `end` is
+    /// checked before each event: an engine that writes without pause
+    /// cannot hold the front-end past it.
+    fn read_engine_until(&mut self, end: Instant, done: impl Fn(&Front) -> bool) {
+        while !done(self) {
+            let Some(left) = end.checked_duration_since(Instant::now()) else {
+                return;
+            };
+            let event = match self.held.pop_front() {
+                Some(e) => e,
+                None => match self.rx.recv_timeout(left) {
+                    Ok(e) => e,
+                    Err(_) => return,
+                },
+            };
+            match event {
+                Event::Engine(g, line) if g == self.generation => self.on_engine(&line),
+                Event::EngineGone(g) if g == self.generation => return,
+                _ => {}
+            }
         }
     }
 
@@ -843,19 +851,12 @@ impl Front {
             self.end_open_searches();
         }
         let running = self.backend.as_ref().is_some_and(|b| !b.in_handshake());
-        let end = Instant::now() + QUIT_ANSWER_GRACE;
-        while (!self.searches.is_empty() || self.ready_pending > 0)
-            && self.backend.as_ref().is_some_and(|b| !b.in_handshake())
-        {
-            let Some(event) = self.next_event_by(end) else {
-                break;
-            };
-            match event {
-                Event::Engine(g, line) if g == self.generation => self.on_engine(&line),
-                Event::EngineGone(g) if g == self.generation => break,
-                _ => {}
-            }
-        }
+        // Read while something is open and the engine can still answer
+        // it (none answers during its handshake or after it was killed).
+        self.read_engine_until(Instant::now() + QUIT_ANSWER_GRACE, |f| {
+            (f.searches.is_empty() && f.ready_pending == 0)
+                || f.backend.as_ref().is_none_or(Backend::in_handshake)
+        });
         self.early_answer = None;
         for _ in 0..std::mem::take(&mut self.ready_pending) {
             self.send_gui(&output::readyok());
