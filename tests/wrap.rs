@@ -28,6 +28,14 @@ fn wrapped_faulty(args: &[&str]) -> Engine {
     Engine::start_with(&argv, None, Duration::from_secs(60))
 }
 
+/// [`wrapped_faulty`] with its `uci` handshake done.
+fn faulty_after_uci(args: &[&str]) -> Engine {
+    let mut e = wrapped_faulty(args);
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    e
+}
+
 fn python_chess() -> bool {
     tool_present(
         python_imports("chess.engine"),
@@ -221,9 +229,7 @@ fn a_slow_restart_does_not_hold_up_the_gui() {
     let marker = std::env::temp_dir().join(format!("chess960-slow-{}", std::process::id()));
     let _ = std::fs::remove_file(&marker);
     let marker_arg = marker.to_string_lossy().into_owned();
-    let mut e = wrapped_faulty(&["slow", &marker_arg]);
-    e.send("uci");
-    e.expect("uciok", REPLY);
+    let mut e = faulty_after_uci(&["slow", &marker_arg]);
     let mut moves: Vec<String> = Vec::new();
     let mut play = |e: &mut Engine, go: &str| {
         let line = if moves.is_empty() {
@@ -273,9 +279,7 @@ fn an_early_answer_to_ponder_or_infinite_waits_for_the_gui() {
     if !python_chess() {
         return;
     }
-    let mut e = wrapped_faulty(&["early"]);
-    e.send("uci");
-    e.expect("uciok", REPLY);
+    let mut e = faulty_after_uci(&["early"]);
     e.send("isready");
     e.expect("readyok", REPLY);
     for (position, go, end) in [
@@ -308,9 +312,7 @@ fn an_early_answer_to_ponder_or_infinite_waits_for_the_gui() {
 /// The front-end before the test engine's third go in `mode` (where the
 /// failing modes fail): its handshake done and two searches answered.
 fn before_third_go(mode: &str) -> Engine {
-    let mut e = wrapped_faulty(&[mode]);
-    e.send("uci");
-    e.expect("uciok", REPLY);
+    let mut e = faulty_after_uci(&[mode]);
     for _ in 0..2 {
         e.send("position startpos");
         e.send("go movetime 20");
@@ -351,9 +353,7 @@ fn quit_and_end_of_input_leave_nothing_unanswered() {
         return;
     }
     for end in ["quit", "end of input"] {
-        let mut e = wrapped_faulty(&["ok"]);
-        e.send("uci");
-        e.expect("uciok", REPLY);
+        let mut e = faulty_after_uci(&["ok"]);
         e.send("position startpos");
         e.send("go infinite");
         e.send("isready");
@@ -414,9 +414,7 @@ fn an_engine_that_floods_its_output_holds_nothing_up() {
     if !python_chess() {
         return;
     }
-    let mut e = wrapped_faulty(&["flood"]);
-    e.send("uci");
-    e.expect("uciok", REPLY);
+    let mut e = faulty_after_uci(&["flood"]);
     e.send("position startpos");
     e.send("go movetime 50");
     let (before, best, _) = e.bestmove(REPLY);
