@@ -465,6 +465,115 @@ fn closed_pipe_does_not_panic() {
     survives_closed_pipe(&["openings", "--all", "--format", "pgn"]);
 }
 
+/// Every subcommand that writes to standard output, run with the pipe's
+/// reading end already closed (so the first write fails, whatever the
+/// timing) and with standard output on a full device: the first ends quietly
+/// with status 0, the second with status 1 and one error line, never a panic.
+#[test]
+fn output_to_a_closed_pipe_or_a_full_device() {
+    let commands: [&[&str]; 12] = [
+        &["fen", "518"],
+        &["show", "518"],
+        &["show", "--dfrc", "123456"],
+        &["random", "--seed", "1"],
+        &["openings", "--all"],
+        &["roll", "bodlaender-die", "2", "3", "3", "2", "3"],
+        &["roll", "ten-flips", "--seed", "1", "--json"],
+        &["roll", "coffin-bag", "--explain"],
+        &["analyze", "coffin-bag", "--json"],
+        &["analyze", "circle"],
+        &["analyze", "all"],
+        &["analyze", "all", "--json"],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(BIN)
+            .args(args)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run chess960");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err, "", "{args:?} on a closed pipe");
+        assert_eq!(out.status.code(), Some(0), "{args:?} on a closed pipe");
+        if std::path::Path::new("/dev/full").exists() {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .expect("open /dev/full");
+            let out = Command::new(BIN)
+                .args(args)
+                .stdout(full)
+                .stderr(Stdio::piped())
+                .output()
+                .expect("run chess960");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?} on a full device: {err}"
+            );
+            assert!(
+                err.starts_with("error: ") && err.lines().count() == 1,
+                "{args:?} on a full device: {err}"
+            );
+        }
+    }
+}
+
+/// `show --dfrc N --svg` draws the start itself: Black's own back rank on
+/// rank 8, not White's mirrored (the pieces read from the drawing, in the
+/// order it draws them: rank 8 first, a to h).
+#[test]
+fn show_dfrc_draws_both_back_ranks() {
+    let svg = std::env::temp_dir().join(format!("chess960-dfrc-{}.svg", std::process::id()));
+    let svg_arg = svg.to_string_lossy().into_owned();
+    let text = ok(&["show", "--dfrc", "123456", "--svg", &svg_arg]);
+    let drawing = std::fs::read_to_string(&svg).expect("svg written");
+    let _ = std::fs::remove_file(&svg);
+    let rank_of = |side: &str| -> String {
+        text.lines()
+            .find_map(|l| l.strip_prefix(side))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{side} in {text}"))
+            .to_string()
+    };
+    let (white, black) = (rank_of("White:"), rank_of("Black:"));
+    assert_ne!(white, black, "a start with two different ranks");
+    let mut pieces: Vec<(bool, char)> = Vec::new();
+    for line in drawing.lines().filter(|l| l.contains(r#"font-size="48""#)) {
+        let glyph = line
+            .trim_end_matches("</text>")
+            .chars()
+            .last()
+            .expect("a glyph");
+        let letter = match glyph {
+            '\u{265A}' => 'K',
+            '\u{265B}' => 'Q',
+            '\u{265C}' => 'R',
+            '\u{265D}' => 'B',
+            '\u{265E}' => 'N',
+            '\u{265F}' => 'P',
+            other => panic!("unknown glyph {other:?} in {line}"),
+        };
+        pieces.push((line.contains(r#"fill="white""#), letter));
+    }
+    assert_eq!(pieces.len(), 32, "{drawing}");
+    let rank = |range: std::ops::Range<usize>, white_side: bool| -> String {
+        pieces[range]
+            .iter()
+            .map(|&(w, c)| {
+                assert_eq!(w, white_side, "colour on a back rank");
+                c
+            })
+            .collect()
+    };
+    assert_eq!(rank(0..8, false), black, "rank 8");
+    assert_eq!(rank(24..32, true), white, "rank 1");
+    assert!(drawing.contains("DFRC 123456"), "caption names the start");
+}
+
 #[test]
 fn numbering_schemes_on_fen_idn_and_show() {
     // Fritz 9 numbers the classical position 359 (the Chess960 starting-position survey); scharnagl-1 writes 0 as 960.
@@ -479,6 +588,17 @@ fn numbering_schemes_on_fen_idn_and_show() {
     assert_eq!(ok(&["idn", "--scheme", "fritz", "RNBQKBNR"]).trim(), "359");
     assert!(bad(&["fen", "--scheme", "fritz", "0"]).contains("1..960"));
     assert!(bad(&["idn", "--scheme", "nope", "RNBQKBNR"]).contains("nope"));
+    // An unknown scheme is refused even where the position is not a number.
+    assert!(bad(&["show", "RNBQKBNR", "--scheme", "bogus"]).contains("bogus"));
+    // Numbers in the other schemes are read as Scharnagl numbers are:
+    // digits only, a number too large for any integer named as typed.
+    assert!(bad(&["fen", "+359", "--scheme", "fritz"]).contains("'+359'"));
+    assert!(bad(&["fen", "-5", "--scheme", "fritz"]).contains("'-5'"));
+    let huge = bad(&["fen", "99999999999999999999", "--scheme", "scharnagl-1"]);
+    assert!(
+        huge.contains("99999999999999999999 out of range") && huge.contains("1..960"),
+        "{huge}"
+    );
     assert!(ok(&["show", "518"]).contains("scharnagl 518, scharnagl-1 518, fritz 359"));
     let svg = std::env::temp_dir().join(format!("chess960-show-{}.svg", std::process::id()));
     let svg_arg = svg.to_string_lossy().into_owned();

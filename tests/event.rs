@@ -248,6 +248,45 @@ fn the_documented_secret_verifies_by_number_and_by_back_rank() {
     ]);
 }
 
+/// A secret may begin with '-', given either way (`--secret -x`,
+/// `--secret=-x`), and the check `reveal` prints verifies it as a shell reads it.
+#[test]
+fn a_secret_that_begins_with_a_dash() {
+    let dir = support::temp_dir("event-dash");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    let secret = "-my-secret-phrase-2026";
+    let commitment = stdout(&["event", "new", "--rounds", "2", "--secret", secret, "-o", f]);
+    assert_eq!(commitment.trim(), chess960::event::commitment(secret));
+    let reveal = stdout(&["event", "reveal", f]);
+    let check = reveal
+        .lines()
+        .find_map(|l| l.strip_prefix("check: chess960 "))
+        .expect("a check line");
+    let words = shlex::split(check).expect("a shell line");
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let verified = stdout(&words);
+    assert!(verified.contains("2 rounds checked"), "{verified}");
+    let first = reveal
+        .lines()
+        .find_map(|l| l.strip_prefix("round 1: "))
+        .expect("round 1");
+    let again = stdout(&[
+        "event",
+        "verify",
+        "--commitment",
+        commitment.trim(),
+        "--secret",
+        secret,
+        "--round",
+        "1",
+        "--start",
+        first,
+    ]);
+    assert!(again.contains("1 round checked"), "{again}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_inputs_name_the_culprit() {
     let verify = |extra: &[&str]| {
@@ -324,6 +363,23 @@ fn bad_inputs_name_the_culprit() {
     );
     assert!(
         e.contains("round 2: the secret gives start 632, not 630"),
+        "{e}"
+    );
+    // A list whose last round is wrong: nothing on stdout for the rounds
+    // before it (the helper checks), the error names the round.
+    let e = call(
+        verify(&[
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            SECRET,
+            "--starts",
+            "630,632,520",
+        ]),
+        1,
+    );
+    assert!(
+        e.contains("round 3: the secret gives start 519, not 520"),
         "{e}"
     );
     let e = call(

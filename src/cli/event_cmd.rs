@@ -168,7 +168,7 @@ fn reveal(a: &EventFileArgs) -> Result<ExitCode, CliError> {
     }
     writeln!(
         out,
-        "check: chess960 event verify{} --commitment {} --secret {secret} --starts {}",
+        "check: chess960 event verify{} --commitment {} --secret={secret} --starts {}",
         if e.kind == Kind::Dfrc { " --dfrc" } else { "" },
         e.commitment(),
         starts.join(",")
@@ -213,9 +213,16 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
         }
     };
     event::check_commitment(&a.secret, &commitment)?;
+    // Every round is checked before anything is printed: a failed check
+    // leaves standard output empty and its one error line names the round.
+    let starts: Vec<(u32, Numbered)> = claims
+        .iter()
+        .map(|&(round, n)| {
+            event::verify(&commitment, &a.secret, round, kind, n).map(|s| (round, s))
+        })
+        .collect::<Result<_, _>>()?;
     let mut out = BufWriter::new(io::stdout().lock());
-    for &(round, n) in &claims {
-        let start: Numbered = event::verify(&commitment, &a.secret, round, kind, n)?;
+    for (round, start) in &starts {
         writeln!(out, "round {round}: {start} matches")?;
     }
     writeln!(

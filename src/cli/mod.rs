@@ -382,7 +382,8 @@ pub struct EventNewArgs {
     #[arg(long, default_value = "")]
     pub name: String,
     /// Your own secret (at least 16 bytes, hashed as UTF-8) instead of 32 random bytes from the system.
-    #[arg(long)]
+    /// It may begin with '-'.
+    #[arg(long, allow_hyphen_values = true)]
     pub secret: Option<String>,
     /// The event file to write (JSON; keep it private until the event is over).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -438,8 +439,8 @@ pub struct EventVerifyArgs {
     /// The commitment published before the event (64 hex digits).
     #[arg(long)]
     pub commitment: String,
-    /// The secret published after the event, exactly as published.
-    #[arg(long)]
+    /// The secret published after the event, exactly as published (it may begin with '-').
+    #[arg(long, allow_hyphen_values = true)]
     pub secret: String,
     /// The starts are Double Fischer Random numbers (white + 960 * black).
     #[arg(long)]

@@ -57,11 +57,20 @@ fn scheme_number(text: &str, scheme: &str) -> Result<u32, CliError> {
     if scheme == Scheme::Scharnagl {
         return Ok(startpos::parse_number(text)?);
     }
-    let k: i64 = text
-        .trim()
-        .parse()
-        .map_err(|_| CliError::Usage(format!("'{text}' is not a number in the {scheme} scheme")))?;
-    numbering::from_scheme(k, scheme).map_err(|e| CliError::Usage(e.to_string()))
+    // Read as the Scharnagl numbers are (digits only, a number too large for
+    // any integer named as typed), then range-checked in the scheme.
+    let (lo, hi) = scheme.range();
+    let k = startpos::number_below(text, hi.saturating_add(1)).map_err(|e| {
+        CliError::Usage(match e {
+            startpos::NumberError::NotANumber(t) => {
+                format!("'{t}' is not a start number in the {scheme} scheme: valid numbers are {lo}..{hi}")
+            }
+            startpos::NumberError::TooLarge(t) => {
+                format!("{scheme} number {t} out of range: valid numbers are {lo}..{hi}")
+            }
+        })
+    })?;
+    numbering::from_scheme(i64::from(k), scheme).map_err(|e| CliError::Usage(e.to_string()))
 }
 
 /// `chess960 fen N [--shredder]`: the FEN of start N on one line.
@@ -98,6 +107,9 @@ pub fn idn(a: &IdnArgs) -> Result<ExitCode, CliError> {
 
 /// `chess960 show POSITION|N`: a diagram and every name of one start.
 pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
+    // The scheme is checked even where the position is not a number (and it
+    // is not used): a misspelt name is an error, not a silent default.
+    parse_scheme(&a.scheme)?;
     let text = a.position.join(" ");
     let t = text.trim();
     let number = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
@@ -110,8 +122,11 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
         if let Some(path) = &a.svg {
             let start = crate::backrank::DfrcStart::from_index(n)
                 .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
-            std::fs::write(path, crate::procedures::svg::board(&start.white))
-                .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
+            std::fs::write(
+                path,
+                crate::procedures::svg::diagram(&start.board(), &dfrc_caption(n, &start)),
+            )
+            .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
         }
         if let Some(path) = &a.html {
             super::event_cmd::write_file(path, &crate::html::start_page(Numbered::Dfrc(n))?)?;
@@ -171,6 +186,17 @@ fn describe(n: u32) -> Result<String, StartError> {
 }
 
 /// The text `show --dfrc` prints for DFRC start `n`.
+/// The caption over a DFRC start's printed board: its number and both ranks.
+fn dfrc_caption(n: u32, start: &crate::backrank::DfrcStart) -> String {
+    format!(
+        "DFRC {n} — White {} (Chess960 {}), Black {} (Chess960 {})",
+        start.white,
+        start.white.scharnagl(),
+        start.black,
+        start.black.scharnagl()
+    )
+}
+
 fn describe_dfrc(n: u32) -> Result<String, StartError> {
     let start = crate::backrank::DfrcStart::from_index(n)
         .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;

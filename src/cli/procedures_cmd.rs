@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::fs;
+use std::io::{self, Write as _};
 use std::process::ExitCode;
 
 use rand::SeedableRng;
@@ -13,6 +14,16 @@ use super::{AnalyzeArgs, CliError, RollArgs};
 use crate::numbering::{BackRank, Scheme};
 use crate::procedures::analysis::{frac, frac_short, summarize, to_f64, Summary};
 use crate::procedures::{svg, EventKind, Method, Replay, Status};
+
+/// Writes a command's whole output to standard output. A reader that closed
+/// the pipe (`| head -1`) ends the command quietly, a full disk gets one
+/// error line, as in the other subcommands; `print!` would panic on both.
+fn emit(text: &str) -> Result<(), CliError> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
 
 fn method(name: &str) -> Result<Method, CliError> {
     name.parse::<Method>()
@@ -80,8 +91,7 @@ fn print_replay(m: Method, r: &Replay, simulated: bool, json_out: bool) -> Resul
                 obj["next"] = json!({ "action": req.action, "decides": req.decides });
             }
         }
-        println!("{obj}");
-        return Ok(());
+        return emit(&format!("{obj}\n"));
     }
     let mut out = String::new();
     if simulated {
@@ -111,8 +121,7 @@ fn print_replay(m: Method, r: &Replay, simulated: bool, json_out: bool) -> Resul
             let _ = writeln!(out, "  decides: {}", req.decides);
         }
     }
-    print!("{out}");
-    Ok(())
+    emit(&out)
 }
 
 /// `chess960 roll METHOD [OUTCOMES...] [--explain] [--json] [--seed S]`
@@ -125,7 +134,7 @@ pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
         if let Some(path) = &a.html {
             super::event_cmd::write_file(path, &crate::html::card_page(m))?;
         }
-        print!("{}", m.explain());
+        emit(m.explain())?;
         return Ok(ExitCode::SUCCESS);
     }
     if a.outcomes.is_empty() {
@@ -289,9 +298,9 @@ pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         let all: Vec<Summary> = Method::ALL.iter().map(|&m| summarize(m)).collect();
         if a.json {
             let list: Vec<Value> = all.iter().map(|s| summary_json(s, false)).collect();
-            println!("{}", json!({ "methods": list }));
+            emit(&format!("{}\n", json!({ "methods": list })))?;
         } else {
-            print!("{}", table_text(&all));
+            emit(&table_text(&all))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -302,12 +311,13 @@ pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
     }
     if a.json {
-        println!("{}", summary_json(&s, true));
+        emit(&format!("{}\n", summary_json(&s, true)))?;
     } else {
-        print!("{}", summary_text(&s));
+        let mut text = summary_text(&s);
         if let Some(path) = &a.plot {
-            println!("chart written to {}", path.display());
+            let _ = writeln!(text, "chart written to {}", path.display());
         }
+        emit(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }
