@@ -349,7 +349,14 @@ impl Engine {
         };
         let threads = request.threads;
         // A pondering or infinite search must not end on its own.
-        let hold = request.infinite || request.ponder;
+        let (ponder, infinite) = (request.ponder, request.infinite);
+        let control = move || {
+            if ponder {
+                Control::ponder(infinite)
+            } else {
+                Control::new(infinite)
+            }
+        };
         let (limits, reporter, on_done) = match request.limit_elo {
             None => (limits, reporter, on_done),
             Some(elo) => limit_strength(elo, limits, reporter, on_done, self.seed.next()),
@@ -371,7 +378,7 @@ impl Engine {
                 &mut *reporter,
             )
         };
-        self.spawn(JobKind::Search, hold, search, on_done);
+        self.spawn(JobKind::Search, control, search, on_done);
     }
 
     /// Search `game` for `movetime_ms` and wait for the move: the answer a
@@ -427,23 +434,23 @@ impl Engine {
         let count = move |control: &Control| {
             perft::divide_with(&pos, depth.min(MAX_PERFT_DEPTH), &config, &control.stop)
         };
-        self.spawn(JobKind::Count, false, count, finish);
+        self.spawn(JobKind::Count, || Control::new(false), count, finish);
     }
 
     /// Run `work` on a background thread as the engine's one job (after
     /// the previous one has ended), with a fresh [`Control`] for `stop` and
-    /// `ponderhit` (`hold`: it must not end on its own). Its result goes to
-    /// `deliver`, which writes the final output; [`Engine::is_busy`] turns
-    /// false just before.
+    /// `ponderhit`, made by `control` once the previous job is over (its clock
+    /// starts then). Its result goes to `deliver`, which writes the final
+    /// output; [`Engine::is_busy`] turns false just before.
     fn spawn<R: 'static>(
         &mut self,
         kind: JobKind,
-        hold: bool,
+        control: impl FnOnce() -> Control,
         work: impl FnOnce(&Control) -> R + Send + 'static,
         deliver: impl FnOnce(R) + Send + 'static,
     ) {
         self.wait();
-        let control = Arc::new(Control::new(hold));
+        let control = Arc::new(control());
         let c = Arc::clone(&control);
         let pending = Arc::new(AtomicBool::new(true));
         let p = Arc::clone(&pending);

@@ -14,7 +14,8 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position,
+    PositionError, Role,
 };
 
 /// Why a FEN was refused.
@@ -81,10 +82,14 @@ pub struct LenientFen {
     /// Each dropped right as the FEN wrote it, with the reason
     /// (`castling right 'D' has no white rook on d1`).
     pub dropped: Vec<String>,
+    /// An en passant square no pawn can have just passed over (`d6` with
+    /// no black pawn on d5), dropped as Stockfish and python-chess drop it.
+    pub dropped_ep: Option<shakmaty::Square>,
 }
 
 /// Read a FEN as [`parse_fen`] does, except that castling rights no rook
-/// (or no king on its back rank) backs are dropped instead of refused, as
+/// (or no king on its back rank) backs, and an en passant square no pawn
+/// can have just passed over, are dropped instead of refused, as
 /// python-chess reads them. GUIs send such FENs (PyChess has turned an
 /// X-FEN `KQkq` into `DAda` for a start whose rooks stand on a and h); the
 /// game the GUI plays is the one without those rights, and keeping them
@@ -98,6 +103,7 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
             return Ok(LenientFen {
                 position,
                 dropped: Vec::new(),
+                dropped_ep: None,
             })
         }
         Err(e @ FenError::Syntax { .. }) => return Err(e),
@@ -112,8 +118,14 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
     let setup = parsed.as_setup().clone();
     let position = match parsed.into_position::<Chess>(CastlingMode::Chess960) {
         Ok(p) => p,
-        Err(e) => e.ignore_invalid_castling_rights().map_err(|_| strict)?,
+        Err(e) => e
+            .ignore_invalid_castling_rights()
+            .or_else(PositionError::ignore_invalid_ep_square)
+            .map_err(|_| strict)?,
     };
+    let dropped_ep = setup
+        .ep_square
+        .filter(|_| position.maybe_ep_square().is_none());
     let kept = position.castles().castling_rights();
     let field = fields.get(2).copied().unwrap_or("-");
     // Each letter alone, read as shakmaty reads it: the rook square it
@@ -130,7 +142,11 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
                 .unwrap_or_else(|| format!("castling right '{c}' cannot be used"))
         })
         .collect();
-    Ok(LenientFen { position, dropped })
+    Ok(LenientFen {
+        position,
+        dropped,
+        dropped_ep,
+    })
 }
 
 /// The other readings of an X-FEN castling field. `K` and `Q` name the
@@ -611,6 +627,27 @@ mod tests {
         );
         assert!(is_move_text("O-O-O") && is_move_text("e7e8q") && !is_move_text("0000"));
         assert!(!is_move_text("O-O-O-O") && !is_move_text("o-o"));
+    }
+
+    #[test]
+    fn an_impossible_en_passant_square_is_dropped_and_named() {
+        // d6 with no black pawn on d5: no pawn can have just passed over it.
+        let fen = "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1";
+        assert!(parse_fen(fen).is_err());
+        let read = parse_fen_lenient(fen).expect("read leniently");
+        assert_eq!(read.dropped_ep, Some(shakmaty::Square::D6));
+        assert!(read.dropped.is_empty());
+        assert_eq!(read.position.maybe_ep_square(), None);
+        // The same FEN with e6 (the pawn just moved e7e5) keeps it.
+        let fine = parse_fen_lenient(&fen.replace(" d6 ", " e6 ")).expect("valid");
+        assert_eq!(fine.dropped_ep, None);
+        assert_eq!(fine.position.maybe_ep_square(), Some(shakmaty::Square::E6));
+        // Both at once: a right no rook backs and an impossible square.
+        let both = parse_fen_lenient("4k3/8/8/8/8/8/8/4K3 w K a6 0 1").expect("read");
+        assert_eq!(
+            (both.dropped.len(), both.dropped_ep),
+            (1, Some(shakmaty::Square::A6))
+        );
     }
 
     #[test]

@@ -660,6 +660,26 @@ fn fractional_and_unreadable_clocks_still_move_in_time() {
             "go wtime 2000 winc 10 btime",
             Some("'btime (no value)'"),
         ),
+        // Only the other side's clock (python-chess writes a limit on
+        // White's clock as `go wtime N`, whoever is to move).
+        (
+            "",
+            "go btime 1000 binc 0",
+            Some("no wtime for White to move"),
+        ),
+        (
+            "e2e4",
+            "go wtime 1000 winc 10",
+            Some("no btime for Black to move"),
+        ),
+        // A limit that cannot be read, and nothing else to end the search.
+        ("", "go movetime 2e2", Some("'movetime 2e2'")),
+        ("", "go movetime", Some("'movetime (no value)'")),
+        ("", "go depth 5.5", Some("'depth 5.5'")),
+        ("e2e4", "go nodes many", Some("'nodes many'")),
+        ("", "go mate x", Some("'mate x'")),
+        ("", "go perft -1", Some("'perft -1'")),
+        ("e2e4", "go perft", Some("'perft (no value)'")),
     ];
     for (moves, go, culprit) in cases {
         if moves.is_empty() {
@@ -987,6 +1007,99 @@ fn ponder_then_ponderhit_plays_within_the_clock() {
         t.elapsed()
     );
     legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+}
+
+/// The `time` of a search's `info` lines, in order.
+fn info_times(lines: &[String]) -> Vec<u64> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let i = w.iter().position(|x| *x == "time")?;
+            w.get(i + 1)?.parse().ok()
+        })
+        .collect()
+}
+
+/// `ponderhit` starts our clock, not the reports': their `time` keeps
+/// counting from the `go ponder` (it never goes back within a search).
+/// A `ponderhit` with no ponder search running ends nothing: `go infinite`
+/// (with or without `ponder`) still waits for `stop`.
+#[test]
+fn ponderhit_ends_only_a_ponder_search() {
+    let mut e = Engine::start();
+    e.ask("setoption name Ponder value true");
+    e.ask("position startpos960 300 moves e2e4");
+    let pos = e.position();
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(700));
+    let mut lines = e.drain(Duration::from_millis(10));
+    e.send("ponderhit");
+    let (after, best, _) = e.bestmove(Duration::from_secs(5));
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    lines.extend(after);
+    let times = info_times(&lines);
+    assert!(times.len() >= 2, "{lines:?}");
+    assert!(
+        times.windows(2).all(|w| w[0] <= w[1]),
+        "time went back: {times:?}"
+    );
+    assert!(*times.last().unwrap_or(&0) >= 600, "{times:?}");
+    for go in ["go infinite", "go ponder infinite", "go infinite depth 2"] {
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(100));
+        e.send("ponderhit");
+        let early = e.drain(Duration::from_millis(400));
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "'{go}' ended at ponderhit: {early:?}"
+        );
+        e.send("stop");
+        let (_, best, _) = e.bestmove(REPLY);
+        legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+    }
+}
+
+/// MultiPV: within one depth no two lines show the same first move, the
+/// fail-high and fail-low lines (printed after the first second) included:
+/// a fail-low of line 2 used to show line 1's move.
+#[test]
+fn multipv_lines_never_repeat_a_move_within_a_depth() {
+    let mut e = Engine::start();
+    e.ask("setoption name MultiPV value 3");
+    e.ask("position startpos moves e2e4 c7c5 g1f3");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(2500));
+    e.send("stop");
+    let (lines, _, _) = e.bestmove(REPLY);
+    let mut by_depth: std::collections::HashMap<(u32, usize), String> = Default::default();
+    let mut bound_lines = 0;
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let field = |k: &str| w.iter().position(|x| *x == k).and_then(|i| w.get(i + 1));
+        let (Some(d), Some(k)) = (field("depth"), field("multipv")) else {
+            continue;
+        };
+        let (Ok(d), Ok(k)) = (d.parse::<u32>(), k.parse::<usize>()) else {
+            e.fail(&format!("unreadable line {l}"));
+        };
+        let Some(first) = field("pv") else { continue };
+        if l.contains("bound ") {
+            bound_lines += 1;
+        }
+        // Every earlier line of this depth (its last report) has another move.
+        for j in 1..k {
+            if let Some(m) = by_depth.get(&(d, j)) {
+                assert_ne!(
+                    m, first,
+                    "depth {d}: line {k} repeats line {j}: {l}\n{lines:#?}"
+                );
+            }
+        }
+        by_depth.insert((d, k), (*first).to_owned());
+    }
+    println!("{bound_lines} bound lines checked");
 }
 
 #[test]

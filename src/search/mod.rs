@@ -83,26 +83,52 @@ pub struct Control {
     /// True while pondering or on `go infinite`: the search must not end on
     /// its own; time limits start counting at `ponderhit`.
     pub hold: AtomicBool,
-    start: Mutex<Instant>,
+    /// True from `go ponder` until its `ponderhit`: only then does a
+    /// `ponderhit` mean anything (a stray one leaves any other search alone).
+    pondering: AtomicBool,
+    /// `go infinite` (with or without ponder): a `ponderhit` does not end
+    /// the hold, only `stop` does.
+    infinite: bool,
+    /// When the search began: the `time` its reports give.
+    started: Instant,
+    /// Where the time limits count from: the start, or the `ponderhit`.
+    clock: Mutex<Instant>,
     nodes: AtomicU64,
 }
 
 impl Default for Control {
     fn default() -> Self {
+        let now = Instant::now();
         Control {
             stop: AtomicBool::new(false),
             hold: AtomicBool::new(false),
-            start: Mutex::new(Instant::now()),
+            pondering: AtomicBool::new(false),
+            infinite: false,
+            started: now,
+            clock: Mutex::new(now),
             nodes: AtomicU64::new(0),
         }
     }
 }
 
 impl Control {
-    /// A fresh control for one `go`.
+    /// A fresh control for one `go`; `hold` for `go infinite` (the search
+    /// ends only on `stop`).
     pub fn new(hold: bool) -> Control {
-        let c = Control::default();
+        let c = Control {
+            infinite: hold,
+            ..Control::default()
+        };
         c.hold.store(hold, Ordering::SeqCst);
+        c
+    }
+
+    /// A fresh control for `go ponder` (`infinite` also given): held until
+    /// `ponderhit` (or, when infinite, until `stop`).
+    pub fn ponder(infinite: bool) -> Control {
+        let c = Control::new(true);
+        let c = Control { infinite, ..c };
+        c.pondering.store(true, Ordering::SeqCst);
         c
     }
 
@@ -112,12 +138,18 @@ impl Control {
     }
 
     /// `ponderhit`: the opponent played the expected move; our clock runs
-    /// from now and time limits apply.
+    /// from now and time limits apply. Only a pondering search is touched,
+    /// once; an infinite one still waits for `stop`.
     pub fn ponderhit(&self) {
-        if let Ok(mut s) = self.start.lock() {
+        if !self.pondering.swap(false, Ordering::SeqCst) {
+            return;
+        }
+        if let Ok(mut s) = self.clock.lock() {
             *s = Instant::now();
         }
-        self.hold.store(false, Ordering::SeqCst);
+        if !self.infinite {
+            self.hold.store(false, Ordering::SeqCst);
+        }
     }
 
     /// True once stop was requested.
@@ -125,9 +157,16 @@ impl Control {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Time since the search (or the ponderhit) started.
+    /// Time on our clock: since the search started, or since its
+    /// `ponderhit` (what the time limits are checked against).
     pub fn elapsed(&self) -> Duration {
-        self.start.lock().map(|s| s.elapsed()).unwrap_or_default()
+        self.clock.lock().map(|s| s.elapsed()).unwrap_or_default()
+    }
+
+    /// Time since the search started, pondering included: the `time` of its
+    /// reports, which never goes back within one search.
+    pub fn since_start(&self) -> Duration {
+        self.started.elapsed()
     }
 
     /// Nodes searched by all threads so far.

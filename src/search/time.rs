@@ -49,7 +49,7 @@ pub fn allocate(clock: Clock, overhead_ms: u64) -> Budget {
         // comes just before the time the GUI asked for, not a Move
         // Overhead earlier (`go movetime 500` used to answer at 400 ms).
         let mt = mt.max(0) as u64;
-        let margin = overhead_ms.min(mt * MOVETIME_MARGIN_PERCENT / 100);
+        let margin = overhead_ms.min(mt.saturating_mul(MOVETIME_MARGIN_PERCENT) / 100);
         let t = mt.saturating_sub(margin).max(MIN_THINK_MS);
         // No soft limit: a fixed move time is used to its end, not cut
         // short after an iteration by the clock-game heuristics.
@@ -69,15 +69,20 @@ pub fn allocate(clock: Clock, overhead_ms: u64) -> Budget {
         Some(n) if n > 0 => u64::from(n).min(DEFAULT_MOVES_LEFT * 2),
         _ => DEFAULT_MOVES_LEFT,
     };
-    let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2);
+    // Saturating: a clock or increment near the 64-bit limit (a GUI may send
+    // anything) must not wrap around to a short budget (or panic where
+    // overflow is checked).
+    let soft = (usable / moves_left)
+        .saturating_add(inc.saturating_mul(3) / 4)
+        .min(usable / 2);
     // The hard limit allows a few times the target for unstable positions,
     // but never more than a fraction of the clock.
     let cap = if moves_left == 1 {
-        usable * 8 / 10
+        usable.saturating_mul(8) / 10
     } else {
         usable / 3
     };
-    let hard = (soft * 4).min(cap).max(soft);
+    let hard = soft.saturating_mul(4).min(cap).max(soft);
     Budget {
         soft: Some(Duration::from_millis(soft.max(MIN_THINK_MS))),
         hard: Some(Duration::from_millis(hard.max(MIN_THINK_MS))),
@@ -179,6 +184,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Clocks and increments up to the largest a GUI can send (`i64::MAX`
+    /// ms) give a budget within the clock, never a wrapped-around short one
+    /// (this module's tests run with overflow checks: no panic either).
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        let big = [i64::MAX, i64::MAX / 2, 6_148_914_691_236_517_206, 1 << 62];
+        for time in big {
+            for inc in [0, 1000, i64::MAX] {
+                for movestogo in [None, Some(1), Some(40)] {
+                    let b = allocate(
+                        Clock {
+                            time: Some(time),
+                            inc: Some(inc),
+                            movestogo,
+                            movetime: None,
+                        },
+                        100,
+                    );
+                    let (soft, hard) = (ms(b.soft), ms(b.hard));
+                    assert!(soft <= hard && hard <= time as u64, "{time} {inc}: {b:?}");
+                    // At least what the same clock without increment gives.
+                    let plain = allocate(
+                        Clock {
+                            time: Some(time),
+                            inc: None,
+                            movestogo,
+                            movetime: None,
+                        },
+                        100,
+                    );
+                    assert!(soft >= ms(plain.soft), "{time} {inc}: {b:?} < {plain:?}");
+                }
+            }
+        }
+        assert_eq!(movetime(i64::MAX, 100), i64::MAX as u64 - 100);
     }
 
     #[test]

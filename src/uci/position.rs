@@ -152,6 +152,11 @@ impl Positions {
                         read.dropped.join("; ")
                     ));
                 }
+                if let Some(sq) = read.dropped_ep {
+                    lines.push(format!(
+                        "info string en passant square {sq} dropped from the FEN: no pawn can have just passed over it"
+                    ));
+                }
                 Game::new(read.position, None)
             }
             StartSpec::Start960(n) => {

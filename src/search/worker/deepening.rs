@@ -67,6 +67,10 @@ impl<'a> Worker<'a> {
                 }
                 if let Some(b) = best {
                     self.excluded.push(b);
+                    if self.line_moves.len() < line {
+                        self.line_moves.resize(line, b);
+                    }
+                    self.line_moves[line - 1] = b;
                 }
                 self.report(depth, line, score, None, reporter);
             }
@@ -158,13 +162,22 @@ impl<'a> Worker<'a> {
     ) {
         // Time-heavy lines only once a second into long searches? No: GUIs
         // expect one line per iteration; fail-high/low lines only after 1 s.
-        if bound.is_some() && self.control.elapsed().as_millis() < 1000 {
+        if bound.is_some() && self.control.since_start().as_millis() < 1000 {
             return;
         }
-        let pv = if bound.is_some() {
-            self.pv[0].iter().take(1).copied().collect()
-        } else {
-            self.pv[0].clone()
+        let pv = match bound {
+            None => self.pv[0].clone(),
+            // A fail-high: the move that beat the window, just put first.
+            Some(Bound::Lower) => self.pv[0].iter().take(1).copied().collect(),
+            // A fail-low put no move in the table: the line's move from the
+            // last iteration, or (taken by an earlier line this time) the
+            // first later line's move still free; none if all are taken.
+            Some(_) => self.line_moves[line.saturating_sub(1).min(self.line_moves.len())..]
+                .iter()
+                .find(|m| !self.excluded.contains(m))
+                .into_iter()
+                .copied()
+                .collect(),
         };
         reporter.report(&Report {
             depth,
@@ -173,7 +186,7 @@ impl<'a> Worker<'a> {
             score: Score::from_internal(score),
             bound,
             nodes: self.control.nodes() + self.unflushed,
-            time: self.control.elapsed(),
+            time: self.control.since_start(),
             hashfull: self.table.hashfull(),
             pv,
         });

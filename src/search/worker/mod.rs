@@ -56,6 +56,10 @@ pub(super) struct Worker<'a> {
     root_moves: Vec<Move>,
     /// Root moves already reported as earlier PV lines (MultiPV).
     excluded: Vec<Move>,
+    /// Each MultiPV line's move in the last iteration that finished it
+    /// (line 1 first): what a fail-low report of that line shows, since a
+    /// fail-low leaves the PV table holding another line's moves.
+    line_moves: Vec<Move>,
     /// The move a singular-extension search at each ply leaves out.
     singular_skip: Vec<Option<Move>>,
     /// The evaluation along the current path, updated as moves are made.
@@ -192,6 +196,7 @@ impl<'a> Worker<'a> {
             evals: vec![0; MAX_PLY + 2],
             root_moves,
             excluded: Vec::new(),
+            line_moves: Vec::new(),
             singular_skip: vec![None; MAX_PLY + 2],
             eval: PathEval::new(root.board(), MAX_PLY + 2),
             aborted: false,
