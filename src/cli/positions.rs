@@ -185,7 +185,6 @@ fn describe(n: u32) -> Result<String, StartError> {
     Ok(s)
 }
 
-/// The text `show --dfrc` prints for DFRC start `n`.
 /// The caption over a DFRC start's printed board: its number and both ranks.
 fn dfrc_caption(n: u32, start: &crate::backrank::DfrcStart) -> String {
     format!(
@@ -197,6 +196,7 @@ fn dfrc_caption(n: u32, start: &crate::backrank::DfrcStart) -> String {
     )
 }
 
+/// The text `show --dfrc` prints for DFRC start `n`.
 fn describe_dfrc(n: u32) -> Result<String, StartError> {
     let start = crate::backrank::DfrcStart::from_index(n)
         .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;

@@ -278,12 +278,11 @@ impl Session {
             }
         }
         let white = pos.turn().is_white();
-        let (our_time, our_key, their_key) = if white {
-            (g.wtime, "wtime", "btime")
+        let (our_time, their_time, our_key, their_key) = if white {
+            (g.wtime, g.btime, "wtime", "btime")
         } else {
-            (g.btime, "btime", "wtime")
+            (g.btime, g.wtime, "btime", "wtime")
         };
-        let sent = |key: &str, value: Option<i64>| value.is_some() || g.unread_keys.contains(&key);
         // The side to move's clock was sent but could not be read (`wtime
         // 2e3`), or only the other side's was sent (`go wtime 1000` with
         // Black to move, as python-chess writes a limit on White's clock):
@@ -292,12 +291,11 @@ impl Session {
         // at once (Stockfish also manages time once either clock is given).
         let clock_unread =
             our_time.is_none() && g.movetime.is_none() && g.unread_keys.contains(&our_key);
-        let their_time = if white { g.btime } else { g.wtime };
         let clock_missing = our_time.is_none()
             && g.movetime.is_none()
             && !g.infinite
             && !clock_unread
-            && sent(their_key, their_time);
+            && (their_time.is_some() || g.unread_keys.contains(&their_key));
         let time = if clock_unread || clock_missing {
             Some(0)
         } else {
