@@ -135,6 +135,28 @@ fn a_castling_bug_is_pinned_to_its_position_and_move() {
         replay.contains("--fen 'r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/1RK1R2Q b Eea - 1 1'"),
         "{replay}"
     );
+    // The replay keeps the run's engine options.
+    let out = run(&[
+        "perft",
+        "3",
+        "--epd",
+        "perft/chess960_castling.perft",
+        "--engine",
+        &engine,
+        "--engine-fen",
+        "xfen",
+        "--engine-timeout",
+        "30",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let replay = text
+        .lines()
+        .find(|l| l.starts_with("replay: "))
+        .unwrap_or_else(|| panic!("replay line in {text}"));
+    assert!(
+        replay.ends_with(" --engine-fen xfen --engine-timeout 30"),
+        "{replay}"
+    );
     let out = run(&[
         "perft",
         "1",

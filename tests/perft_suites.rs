@@ -331,6 +331,34 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
             "--epd".into(),
             bad_suite.display().to_string(),
         ],
+        // A full FEN and no depth: its move number is not taken for one.
+        vec![
+            "perft".into(),
+            "--fen".into(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5".into(),
+        ],
+        // --max-nodes is for suites, whatever else is asked.
+        vec![
+            "perft".into(),
+            "3".into(),
+            "--idn".into(),
+            "5".into(),
+            "--max-nodes".into(),
+            "10".into(),
+            "--shard".into(),
+            "1/1".into(),
+            "--json".into(),
+        ],
+        vec![
+            "perft".into(),
+            "3".into(),
+            "--idn".into(),
+            "5".into(),
+            "--max-nodes".into(),
+            "10".into(),
+            "--engine".into(),
+            "no-such-engine".into(),
+        ],
     ];
     for args in cases {
         let out = bin().args(&args).output().expect("run binary");
@@ -342,15 +370,25 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
     }
     let _ = std::fs::remove_file(&bad_suite);
     // clap's own usage errors: status 2, its message, usage and help hint.
-    for args in [
-        &["perft", "3", "--idn", "1", "--threads", "0"][..],
-        &["perft", "3", "--idn", "1", "--threads", "257"][..],
+    for (args, culprit) in [
+        (
+            &["perft", "3", "--idn", "1", "--threads", "0"][..],
+            "--threads",
+        ),
+        (
+            &["perft", "3", "--idn", "1", "--threads", "257"][..],
+            "--threads",
+        ),
+        (
+            &["perft", "3", "--idn", "1", "--divide", "--engine", "x"][..],
+            "--divide",
+        ),
     ] {
         let out = bin().args(args).output().expect("run binary");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.starts_with("error: ") && err.contains("--threads") && err.contains("--help"),
+            err.starts_with("error: ") && err.contains(culprit) && err.contains("--help"),
             "{err}"
         );
     }
@@ -365,6 +403,58 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
         err.lines().count() == 1 && err.contains("cannot read"),
         "{err}"
     );
+}
+
+/// Reports written to a closed pipe end quietly (status 0, nothing on
+/// stderr), to a full device with one error line and status 1, JSON or
+/// text, one position or a suite, a part or a merge.
+#[test]
+fn cli_output_to_a_closed_pipe_or_a_full_device() {
+    let part = temp_file("part-for-merge.json", "");
+    let made = bin()
+        .args(["perft", "1", "--all", "--shard", "1/1", "--json"])
+        .output()
+        .expect("run binary");
+    assert!(made.status.success(), "{made:?}");
+    std::fs::write(&part, &made.stdout).expect("write part");
+    let part_arg = part.display().to_string();
+    let runs: [&[&str]; 6] = [
+        &["perft", "2", "--all", "--json"],
+        &["perft", "2", "--all"],
+        &["perft", "3", "--idn", "518", "--divide", "--json"],
+        &["perft", "1", "--all", "--shard", "1/1", "--json"],
+        &["perft-merge", &part_arg, "--json"],
+        &["perft-merge", &part_arg],
+    ];
+    for args in runs {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = bin()
+            .args(args)
+            .stdout(writer)
+            .output()
+            .expect("run binary");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        assert_eq!(out.status.code(), Some(0), "{args:?} on a closed pipe");
+        if std::path::Path::new("/dev/full").exists() {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .expect("open /dev/full");
+            let out = bin().args(args).stdout(full).output().expect("run binary");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?} on a full device: {err}"
+            );
+            assert!(
+                err.starts_with("error: ") && err.lines().count() == 1,
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&part);
 }
 
 /// `--divide` over a suite: per position a header, the root moves and the
@@ -500,6 +590,19 @@ fn cli_warns_before_a_long_run_and_names_a_missing_table() {
         "{err}"
     );
     assert!(err.contains("hash none"), "{err}");
+    // A suite says the same, and its JSON reports the table it had.
+    let out = bin()
+        .args(["perft", "1", "--all", "--hash", "100000000", "--json"])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("hash: none, could not allocate 100000000 MiB"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["hash_mb"], 0, "{report}");
     let out = bin()
         .args(["perft", "3", "--idn", "0", "--threads", "1"])
         .output()

@@ -248,7 +248,7 @@ pub struct PerftArgs {
     #[arg(long, group = "source")]
     pub epd: Option<PathBuf>,
     /// One line per root move with its count.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "engine")]
     pub divide: bool,
     /// Worker threads, 1..256 as UCI's Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=crate::uci::options::MAX_THREADS as i64))]
@@ -272,7 +272,7 @@ pub struct PerftArgs {
     #[arg(long, value_enum, default_value_t = EngineFen::Shredder, requires = "engine")]
     pub engine_fen: EngineFen,
     /// Seconds --engine may take for one answer before it counts as hung.
-    #[arg(long, value_name = "SECS", default_value_t = 120, requires = "engine")]
+    #[arg(long, value_name = "SECS", default_value_t = perft_cmd::DEFAULT_ENGINE_TIMEOUT_S, requires = "engine")]
     pub engine_timeout: u64,
     /// Count only part K of N of the run (suite positions, or the root moves
     /// of one position, dealt round robin) and write its --json report for

@@ -38,6 +38,10 @@ use crate::startpos;
 /// table stores depths up to 63).
 const MAX_DEPTH: u32 = 63;
 
+/// Seconds `--engine` may take for one answer unless `--engine-timeout`
+/// says otherwise: a deep `go perft` of a slow engine takes a while.
+pub(super) const DEFAULT_ENGINE_TIMEOUT_S: u64 = 120;
+
 /// Where the positions come from.
 pub(super) enum Source {
     One(Chess),
@@ -60,6 +64,14 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         threads: a.threads.map_or(0, usize::from),
         hash_mb: a.hash,
     };
+    // Options that only some runs use are refused where they would be
+    // ignored, before any branch returns.
+    let one_position = a.fen.is_some() || a.idn.is_some() || a.dfrc.is_some();
+    if a.max_nodes.is_some() && one_position {
+        return Err(CliError::Usage(
+            "--max-nodes applies to --all and --epd".into(),
+        ));
+    }
     if let Some(shard) = a.shard {
         return super::perft_shard::part(
             shard,
@@ -175,6 +187,16 @@ fn depth_and_fen(a: &PerftArgs) -> Result<(u32, Option<String>), CliError> {
     let depth = match a.depth {
         Some(d) => d,
         None => {
+            // A FEN has 4 or 6 fields: after a full one (6 words) the last
+            // word is its move number, not a depth (`... - 0 5` would count
+            // to depth 5 unasked).
+            if a.fen.is_some() && words.len() == 6 {
+                return Err(CliError::Usage(format!(
+                    "perft needs a DEPTH: '{}' ends a six-field FEN as its move number \
+                     (e.g. chess960 perft 5 --fen '...')",
+                    words[5]
+                )));
+            }
             let last = words.pop().filter(|_| a.fen.is_some());
             match last.map(|w| (w, w.parse::<u32>())) {
                 Some((_, Ok(d))) => d,
@@ -437,11 +459,23 @@ fn check_engine(
                     "extra (listed by the engine, not legal): {}",
                     d.extra.join(" ")
                 )?;
-                writeln!(
-                    out,
-                    "replay: chess960 perft 1 --fen '{}' --engine '{command}'",
-                    d.fen
-                )?;
+                // The command that replays this difference, with the run's
+                // engine options, quoted for a shell.
+                let quote = |t: &str| {
+                    shlex::try_quote(t).map_or_else(|_| format!("'{t}'"), |q| q.into_owned())
+                };
+                let mut replay = format!(
+                    "replay: chess960 perft 1 --fen {} --engine {}",
+                    quote(&d.fen),
+                    quote(command)
+                );
+                if a.engine_fen == super::EngineFen::Xfen {
+                    replay.push_str(" --engine-fen xfen");
+                }
+                if a.engine_timeout != DEFAULT_ENGINE_TIMEOUT_S {
+                    replay.push_str(&format!(" --engine-timeout {}", a.engine_timeout));
+                }
+                writeln!(out, "{replay}")?;
             }
         }
         out.flush()?;
@@ -655,8 +689,16 @@ fn human_duration(seconds: f64) -> String {
 }
 
 pub(super) fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
-    serde_json::to_writer_pretty(&mut *out, value)
-        .map_err(|e| CliError::Usage(format!("writing JSON: {e}")))?;
+    // A failed write is the output's failure (a closed pipe ends quietly, a
+    // full disk is a runtime error), as for every other write; not a usage
+    // error.
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| {
+        if e.is_io() {
+            CliError::from(std::io::Error::from(e))
+        } else {
+            CliError::Io(format!("writing JSON: {e}"))
+        }
+    })?;
     writeln!(out)?;
     out.flush()?;
     Ok(())
@@ -751,6 +793,7 @@ fn run_suite(
     config: &PerftConfig,
 ) -> Result<ExitCode, CliError> {
     let engine = Perft::new(config);
+    say_hash(config, &engine);
     let stop = AtomicBool::new(false);
     let (bar, by_nodes) = progress(jobs);
     let ordered = Mutex::new(Ordered {
@@ -811,7 +854,7 @@ fn run_suite(
         let report = SuiteReport {
             depth,
             threads: engine.threads(),
-            hash_mb: config.hash_mb,
+            hash_mb: hash_mb(&engine),
             positions: jobs
                 .iter()
                 .zip(&results)

@@ -195,13 +195,18 @@ pub enum MergeError {
         second: String,
     },
     /// Parts not given.
-    #[error("{} of {parts} parts missing: {}", missing.len(), list(missing, *parts))]
+    #[error("{count} of {parts} parts missing: {}", list(first, *count, *parts))]
     Missing {
-        /// The missing part numbers.
-        missing: Vec<usize>,
+        /// How many parts are missing.
+        count: usize,
+        /// The first missing part numbers (at most eleven).
+        first: Vec<usize>,
         /// Number of parts.
         parts: usize,
     },
+    /// The parts' counts add up to more than 64 bits hold (a damaged part).
+    #[error("the parts' counts add up to more than 2^64")]
+    TooLarge,
     /// A part whose units are not exactly the ones its number owns, or
     /// whose totals do not add up (edited or cut short).
     #[error("{name} (part {part}/{parts}) is damaged: {reason}")]
@@ -217,15 +222,17 @@ pub enum MergeError {
     },
 }
 
-/// `2/8, 5/8` (at most ten, then `...`).
-fn list(parts: &[usize], n: usize) -> String {
-    const SHOWN: usize = 10;
+/// How many missing parts an error names.
+const SHOWN: usize = 10;
+
+/// `2/8, 5/8`: the first of `count` missing parts (at most ten, then `...`).
+fn list(parts: &[usize], count: usize, n: usize) -> String {
     let mut words: Vec<String> = parts
         .iter()
         .take(SHOWN)
         .map(|k| format!("{k}/{n}"))
         .collect();
-    if parts.len() > SHOWN {
+    if count > SHOWN {
         words.push("...".into());
     }
     words.join(", ")
@@ -285,32 +292,51 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
                 second: name.clone(),
             });
         }
-        let owned: Vec<usize> = (0..p.run.units).filter(|&i| shard.owns(i)).collect();
-        let held: Vec<usize> = p.results.iter().map(|r| r.unit).collect();
-        if owned != held {
-            let missing = owned.iter().find(|i| !held.contains(i));
-            let extra = held.iter().find(|i| !owned.contains(i));
-            let reason = match (missing, extra) {
-                (Some(i), _) => format!("unit {i} is not in it"),
-                (None, Some(i)) => format!("unit {i} does not belong to it"),
-                (None, None) => "its units are out of order".to_owned(),
-            };
-            return Err(damaged(reason));
+        // The units it owns are part-1, part-1+parts, ... below the run's
+        // units; they are walked, never listed: a damaged file's numbers
+        // (a trillion units) must not become a trillion-entry list.
+        let mut owned = (p.part - 1..p.run.units).step_by(p.parts);
+        for r in &p.results {
+            match owned.next() {
+                Some(i) if i == r.unit => {}
+                Some(i) if r.unit > i || !shard.owns(r.unit) || r.unit >= p.run.units => {
+                    return Err(damaged(if shard.owns(r.unit) && r.unit < p.run.units {
+                        format!("unit {i} is not in it")
+                    } else {
+                        format!("unit {} does not belong to it", r.unit)
+                    }));
+                }
+                Some(_) => return Err(damaged("its units are out of order".to_owned())),
+                None => {
+                    return Err(damaged(format!("unit {} does not belong to it", r.unit)));
+                }
+            }
         }
-        let sum: u64 = p.results.iter().map(|r| r.nodes).sum();
-        if sum != p.nodes {
-            return Err(damaged(format!(
-                "its counts add up to {sum}, its total says {}",
-                p.nodes
-            )));
+        if let Some(i) = owned.next() {
+            return Err(damaged(format!("unit {i} is not in it")));
+        }
+        let sum = p
+            .results
+            .iter()
+            .try_fold(0u64, |sum, r| sum.checked_add(r.nodes));
+        if sum != Some(p.nodes) {
+            return Err(damaged(match sum {
+                Some(sum) => format!("its counts add up to {sum}, its total says {}", p.nodes),
+                None => "its counts add up to more than 2^64".to_owned(),
+            }));
         }
     }
-    let missing: Vec<usize> = (1..=first.parts)
-        .filter(|k| !seen.contains_key(k))
-        .collect();
-    if !missing.is_empty() {
+    // Every part seen is a distinct number in 1..=parts: the rest are
+    // missing, and only the first few are looked for (a damaged count of
+    // parts must not list them all).
+    let count = first.parts - seen.len();
+    if count > 0 {
         return Err(MergeError::Missing {
-            missing,
+            count,
+            first: (1..=first.parts)
+                .filter(|k| !seen.contains_key(k))
+                .take(SHOWN + 1)
+                .collect(),
             parts: first.parts,
         });
     }
@@ -322,7 +348,10 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
     Ok(Merged {
         run: first.run.clone(),
         parts: first.parts,
-        nodes: results.iter().map(|r| r.nodes).sum(),
+        nodes: results
+            .iter()
+            .try_fold(0u64, |sum, r| sum.checked_add(r.nodes))
+            .ok_or(MergeError::TooLarge)?,
         seconds: parts.iter().map(|(_, p)| p.seconds).sum(),
         results,
     })
@@ -441,9 +470,62 @@ mod tests {
         cut[0].1.results.pop();
         let e = merge(&cut).expect_err("cut").to_string();
         assert_eq!(e, "p1 (part 1/3) is damaged: unit 3 is not in it");
-        let mut edited = parts;
+        let mut edited = parts.clone();
         edited[1].1.results[0].nodes += 1;
         let e = merge(&edited).expect_err("edited").to_string();
         assert!(e.contains("add up to 51, its total says 50"), "{e}");
+        // A unit that is not its part's, one out of order, one beyond the run.
+        let mut wrong = parts.clone();
+        wrong[0].1.results[1].unit = 2;
+        let e = merge(&wrong).expect_err("not owned").to_string();
+        assert_eq!(e, "p1 (part 1/3) is damaged: unit 2 does not belong to it");
+        let mut swapped = parts.clone();
+        swapped[0].1.results.swap(0, 1);
+        let e = merge(&swapped).expect_err("order").to_string();
+        assert!(e.contains("is damaged"), "{e}");
+        let mut beyond = parts.clone();
+        let extra = UnitResult {
+            unit: 6,
+            ..beyond[0].1.results[0].clone()
+        };
+        beyond[0].1.results.push(extra);
+        let e = merge(&beyond).expect_err("beyond").to_string();
+        assert_eq!(e, "p1 (part 1/3) is damaged: unit 6 does not belong to it");
+        // Counts that overflow 64 bits.
+        let mut huge = parts;
+        huge[0].1.results[0].nodes = u64::MAX;
+        huge[0].1.results[1].nodes = 2;
+        let e = merge(&huge).expect_err("overflow").to_string();
+        assert!(e.contains("more than 2^64"), "{e}");
+    }
+
+    /// A damaged file's run or part count (a trillion) is refused at once,
+    /// without a list of a trillion units or parts.
+    #[test]
+    fn huge_damaged_counts_are_refused_without_listing_them() {
+        let mut units = parts_of(3);
+        for (_, p) in &mut units {
+            p.run.units = 1_000_000_000_000;
+        }
+        let e = merge(&units).expect_err("units").to_string();
+        assert!(e.ends_with("is damaged: unit 6 is not in it"), "{e}");
+        let mut count = parts_of(3);
+        for (_, p) in &mut count {
+            p.parts = 1_000_000_000_000;
+        }
+        let e = merge(&count[..1]).expect_err("parts").to_string();
+        assert!(e.contains("is damaged"), "{e}");
+        let one = parts_of(1);
+        let mut lone = one.clone();
+        lone[0].1.parts = 1_000_000_000_000;
+        lone[0].1.results.truncate(1);
+        lone[0].1.results[0].unit = 0;
+        lone[0].1.nodes = 0;
+        let e = merge(&lone).expect_err("missing parts").to_string();
+        assert!(
+            e.starts_with("999999999999 of 1000000000000 parts missing: 2/1000000000000, "),
+            "{e}"
+        );
+        assert!(e.ends_with(", ..."), "{e}");
     }
 }

@@ -82,10 +82,17 @@ pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
     };
     let first = content().next().ok_or(SuiteError::Empty)?.1;
-    let is_perft_block = content().any(|(_, l)| {
-        let word = l.split_whitespace().next().unwrap_or("");
-        matches!(word, "id" | "epd" | "perft")
-    });
+    // A TSV header names its columns, `fen` among them, between tabs; it may
+    // begin with `id`, a `.perft` file's keyword, so it is recognised first.
+    let is_tsv = first.contains('\t')
+        && first
+            .split('\t')
+            .any(|c| c.trim().eq_ignore_ascii_case("fen"));
+    let is_perft_block = !is_tsv
+        && content().any(|(_, l)| {
+            let word = l.split_whitespace().next().unwrap_or("");
+            matches!(word, "id" | "epd" | "perft")
+        });
     let entries = if is_perft_block {
         parse_perft_blocks(content())?
     } else if first.contains('\t') {
@@ -277,7 +284,12 @@ fn parse_epd<'a>(
             let operand = operand.trim();
             if code == "id" {
                 entry.id = operand.trim_matches('"').to_owned();
-            } else if let Some(d) = code.strip_prefix(['D', 'd']) {
+            } else if let Some(d) = code
+                .strip_prefix(['D', 'd'])
+                .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            {
+                // `D5` is a depth; other operations (`dm 3`, `draw_offer`)
+                // are not this file's business and are skipped.
                 let depth = number(n, "depth", d)?;
                 let nodes = number(n, "node count", operand)?;
                 add_expectation(&mut entry, n, depth, nodes)?;
@@ -326,6 +338,9 @@ mod tests {
         assert_eq!(s[2].expected_at(1), Some(20));
         assert!(s[3].expected.is_empty());
         assert_eq!(s[3].id, "4");
+        // Other operations beginning with 'd' are skipped, not read as depths.
+        let s = parse(&format!("{START} ;D1 20 ;dm 3; draw_offer; D2 400\n")).unwrap();
+        assert_eq!(s[0].expected.len(), 2, "{:?}", s[0].expected);
     }
 
     #[test]
@@ -338,6 +353,9 @@ mod tests {
         assert_eq!(s[1].id, "x");
         assert_eq!(s[1].expected_at(2), None);
         assert_eq!(s[1].line, 4);
+        // A header may name the ids `id`, a `.perft` file's keyword too.
+        let s = parse(&format!("id\tfen\td1\nstart\t{START}\t20\n")).unwrap();
+        assert_eq!((s[0].id.as_str(), s[0].expected_at(1)), ("start", Some(20)));
     }
 
     #[test]

@@ -188,7 +188,7 @@ mod tests {
 
     /// Clocks and increments up to the largest a GUI can send (`i64::MAX`
     /// ms) give a budget within the clock, never a wrapped-around short one
-    /// (this module's tests run with overflow checks: no panic either).
+    /// (nor a panic, in a build with overflow checks).
     #[test]
     fn huge_clocks_do_not_overflow() {
         let big = [i64::MAX, i64::MAX / 2, 6_148_914_691_236_517_206, 1 << 62];

@@ -926,13 +926,16 @@ fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> 
     if go.infinite || go.ponder {
         return None;
     }
+    // Saturating and checked: a GUI may send clocks up to 2^63 ms, which
+    // must mean "late", not wrap around to "at once".
     if let Some(ms) = go.movetime {
-        return Some(started + Duration::from_millis(ms.max(0) as u64) + margin);
+        return started.checked_add(Duration::from_millis(ms.max(0) as u64) + margin);
     }
-    own_clock(go, pos).map(|ms| {
+    own_clock(go, pos).and_then(|ms| {
         let ms = ms.max(0) as u64;
-        let limit = (ms * CLOCK_SHARE_PERCENT / 100).min(ms.saturating_sub(CLOCK_RESERVE_MS));
-        started + Duration::from_millis(limit)
+        let limit =
+            (ms.saturating_mul(CLOCK_SHARE_PERCENT) / 100).min(ms.saturating_sub(CLOCK_RESERVE_MS));
+        started.checked_add(Duration::from_millis(limit))
     })
 }
 
@@ -1084,6 +1087,20 @@ mod tests {
             Some(t0 + Duration::from_millis(80))
         );
         assert_eq!(go(&|g| g.wtime = Some(40)), Some(t0));
+        // Clocks near the 64-bit limit are late, never wrapped to early
+        // (2^64 / 90 + 1 times 90 wrapped to a few ms).
+        for huge in [204_963_823_041_217_241, i64::MAX] {
+            let at = go(&|g| g.wtime = Some(huge));
+            assert!(
+                at.is_none_or(|at| at > t0 + Duration::from_secs(1_000_000)),
+                "{huge}: {at:?}"
+            );
+            let at = go(&|g| g.movetime = Some(huge));
+            assert!(
+                at.is_none_or(|at| at > t0 + Duration::from_secs(1_000_000)),
+                "{huge}: {at:?}"
+            );
+        }
         assert_eq!(go(&|g| g.depth = Some(5)), None);
         assert_eq!(
             go(&|g| {
