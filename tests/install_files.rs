@@ -11,28 +11,51 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The subcommands `chess960 --help` lists (without clap's `help`).
-fn subcommands() -> Vec<String> {
-    let help = support::stdout(&["--help"]);
-    let list = help
-        .split("Commands:\n")
-        .nth(1)
-        .expect("--help has a Commands section");
-    let names: Vec<String> = list
-        .lines()
+/// The subcommands `chess960 PATH... --help` lists (without clap's
+/// `help`); none where it has no Commands section.
+fn commands_under(path: &[String]) -> Vec<String> {
+    let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+    args.push("--help");
+    let help = support::stdout(&args);
+    let Some(list) = help.split("Commands:\n").nth(1) else {
+        return Vec::new();
+    };
+    list.lines()
         .take_while(|l| !l.trim().is_empty())
         .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|n| *n != "help")
         .map(str::to_owned)
-        .collect();
+        .collect()
+}
+
+/// The subcommands `chess960 --help` lists.
+fn subcommands() -> Vec<String> {
+    let names = commands_under(&[]);
     assert!(names.len() >= 10, "{names:?}");
     names
 }
 
-/// The long options `chess960 SUB --help` shows.
-fn long_options(sub: &str) -> BTreeSet<String> {
-    support::stdout(&[sub, "--help"])
+/// Every subcommand at any depth as the words that call it (`event new`).
+fn command_paths() -> Vec<Vec<String>> {
+    let mut paths: Vec<Vec<String>> = Vec::new();
+    let mut todo: Vec<Vec<String>> = subcommands().into_iter().map(|s| vec![s]).collect();
+    while let Some(path) = todo.pop() {
+        for sub in commands_under(&path) {
+            let mut deeper = path.clone();
+            deeper.push(sub);
+            todo.push(deeper);
+        }
+        paths.push(path);
+    }
+    paths
+}
+
+/// The long options `chess960 PATH... --help` shows.
+fn long_options(path: &[String]) -> BTreeSet<String> {
+    let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+    args.push("--help");
+    support::stdout(&args)
         .lines()
         .map(str::trim_start)
         .filter(|l| l.starts_with('-'))
@@ -67,7 +90,16 @@ fn man_pages_cover_every_subcommand_and_option() {
     }
     let dir = scratch("man");
     let listed = support::stdout(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
-    let mut want: BTreeSet<String> = subs.iter().map(|s| format!("chess960-{s}.6")).collect();
+    // Every page a page refers to is there: `event`'s subcommands too.
+    let paths = command_paths();
+    assert!(
+        paths.iter().any(|p| p.len() == 2 && p[0] == "event"),
+        "{paths:?}"
+    );
+    let mut want: BTreeSet<String> = paths
+        .iter()
+        .map(|p| format!("chess960-{}.6", p.join("-")))
+        .collect();
     want.insert("chess960.6".to_owned());
     let written: BTreeSet<String> = std::fs::read_dir(&dir)
         .expect("pages written")
@@ -77,12 +109,12 @@ fn man_pages_cover_every_subcommand_and_option() {
     assert_eq!(listed.lines().count(), want.len(), "{listed}");
     let from_dir = std::fs::read_to_string(dir.join("chess960.6")).expect("main page");
     assert_eq!(from_dir, main, "--dir and stdout give different main pages");
-    for sub in &subs {
-        let page =
-            plain(&std::fs::read_to_string(dir.join(format!("chess960-{sub}.6"))).expect("page"));
-        assert!(page.contains(&format!(".TH chess960-{sub} 6 ")), "{sub}");
-        for opt in long_options(sub) {
-            assert!(page.contains(&opt), "chess960-{sub}.6 lacks {opt}");
+    for path in &paths {
+        let name = format!("chess960-{}", path.join("-"));
+        let page = plain(&std::fs::read_to_string(dir.join(format!("{name}.6"))).expect("page"));
+        assert!(page.contains(&format!(".TH {name} 6 ")), "{name}");
+        for opt in long_options(path) {
+            assert!(page.contains(&opt), "{name}.6 lacks {opt}");
         }
     }
     let man = Command::new("man").arg("--version").output();

@@ -53,9 +53,20 @@ fn render(cmd: clap::Command) -> Result<Vec<u8>, CliError> {
     Ok(page.into_bytes())
 }
 
+/// Every visible subcommand of `cmd` and theirs (`chess960 event new`),
+/// depth first: each page lists its own subcommands' pages, which must be
+/// there to read.
+fn add_subcommand_pages(cmd: &clap::Command, pages: &mut Vec<clap::Command>) {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        pages.push(sub.clone());
+        add_subcommand_pages(sub, pages);
+    }
+}
+
 /// Run `chess960 manpage [--dir DIR]`: the main page on stdout, or, with
-/// `dir`, `chess960.6` and one page per subcommand (`chess960-perft.6`, the
-/// pages the main one refers to) written into `dir`, their names on stdout.
+/// `dir`, `chess960.6` and one page per subcommand (`chess960-perft.6`,
+/// `chess960-event-new.6`: the pages the others refer to) written into
+/// `dir`, their names on stdout.
 ///
 /// # Errors
 /// A directory or file that cannot be created or written.
@@ -69,8 +80,8 @@ pub fn manpage(dir: Option<&Path>) -> Result<ExitCode, CliError> {
     };
     std::fs::create_dir_all(dir)
         .map_err(|e| CliError::Io(format!("cannot create {}: {e}", dir.display())))?;
-    let pages = std::iter::once(cmd.clone())
-        .chain(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
+    let mut pages = vec![cmd.clone()];
+    add_subcommand_pages(&cmd, &mut pages);
     for page in pages {
         let name = page
             .get_display_name()

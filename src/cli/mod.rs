@@ -23,7 +23,8 @@ const EXIT_STATUS_HELP: &str =
     "Exit status: 0 success; 1 runtime error (a file that cannot be read \
 or written, a perft count that differs from the reference, a secret that does not match its \
 commitment, a damaged event file); 2 usage error (an unknown option, a \
-number out of range, a position that is not a start).";
+number out of range, a position that is not a start). perft --engine answers as diff does: 1 when \
+the other engine's counts differ, 2 when it cannot be run or does not count.";
 
 /// Top-level command line. Without a subcommand the program speaks UCI,
 /// because GUIs start engines with no arguments.
