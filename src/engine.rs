@@ -511,14 +511,16 @@ impl SeedSequence {
     }
 }
 
-/// A root line of the search as the strength limit sees it.
-#[derive(Debug, Clone, Copy)]
+/// A root line of the search as the strength limit sees it, with the
+/// report that gave it (shown again for the move chosen).
+#[derive(Debug, Clone)]
 struct Line {
     depth: u32,
     multipv: usize,
     score: i32,
     first: Move,
     reply: Option<Move>,
+    report: Report,
 }
 
 /// Wraps a search for `UCI_LimitStrength`: the node budget and the
@@ -539,8 +541,9 @@ fn limit_strength(
     };
     limits.multipv = shown.max(strength::candidates(elo));
     let lines = Arc::new(Mutex::new(Vec::<Line>::new()));
+    let inner = Arc::new(Mutex::new(inner));
     let reporter = Box::new(StrengthReporter {
-        inner,
+        inner: Arc::clone(&inner),
         shown,
         lines: Arc::clone(&lines),
     });
@@ -559,6 +562,23 @@ fn limit_strength(
             if Some(m) != outcome.best {
                 outcome.best = Some(m);
                 outcome.ponder = last.iter().find(|l| l.first == m).and_then(|l| l.reply);
+                // The move played is the first of the last line the GUI
+                // sees (match runners check that bestmove begins the last
+                // PV): the chosen candidate's own line and score, as line
+                // 1, with the search's latest counts.
+                let chosen = last.iter().find(|l| l.first == m);
+                if let (Some(chosen), Some(latest)) = (chosen, lines.last()) {
+                    let shown = Report {
+                        multipv: 1,
+                        nodes: latest.report.nodes,
+                        time: latest.report.time,
+                        hashfull: latest.report.hashfull,
+                        ..chosen.report.clone()
+                    };
+                    if let Ok(mut inner) = inner.lock() {
+                        inner.report(&shown);
+                    }
+                }
             }
         }
         on_done(outcome);
@@ -568,7 +588,7 @@ fn limit_strength(
 
 /// Forwards the lines the GUI asked for and records every exact line.
 struct StrengthReporter {
-    inner: Box<dyn Reporter + Send>,
+    inner: Arc<Mutex<Box<dyn Reporter + Send>>>,
     shown: usize,
     lines: Arc<Mutex<Vec<Line>>>,
 }
@@ -576,7 +596,9 @@ struct StrengthReporter {
 impl Reporter for StrengthReporter {
     fn report(&mut self, r: &Report) {
         if r.multipv <= self.shown {
-            self.inner.report(r);
+            if let Ok(mut inner) = self.inner.lock() {
+                inner.report(r);
+            }
         }
         let (Some(&first), None) = (r.pv.first(), r.bound) else {
             return;
@@ -593,6 +615,7 @@ impl Reporter for StrengthReporter {
                 score,
                 first,
                 reply: r.pv.get(1).copied(),
+                report: r.clone(),
             });
         }
     }

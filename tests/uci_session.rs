@@ -1009,6 +1009,68 @@ fn ponder_then_ponderhit_plays_within_the_clock() {
     legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
 }
 
+/// A mate score's PV holds every move to the mate and ends in checkmate
+/// (2N-1 plies for `mate N`, 2N for `mate -N`), also when the mate is
+/// found by the captures at the end of a line in an early iteration: match
+/// runners count a shorter one as an "incomplete mating PV".
+#[test]
+fn mating_lines_are_complete() {
+    let cases = [
+        (
+            "Nk3b1R/5p2/R1P1p3/2P3p1/8/8/3KPPP1/2B3N1 b - - 0 22",
+            "go depth 4",
+        ),
+        ("4k1nr/7R/1R6/2rp4/8/3P4/1N1KPPB1/8 w k - 1 25", "go mate 2"),
+        (
+            "4k1nr/7R/1R6/2rp4/8/3P4/1N1KPPB1/8 w k - 1 25",
+            "go depth 5",
+        ),
+        (
+            "2b1kb2/8/p1p2p2/p1Kp4/4P1P1/6q1/n1PP4/RNB4R w - - 0 19",
+            "go depth 6",
+        ),
+        (
+            "rn4n1/p1p1k3/8/1P3B2/1PP2K2/6Q1/8/1R6 w - - 1 25",
+            "go depth 6",
+        ),
+    ];
+    let mut e = Engine::start();
+    let mut mates = 0;
+    for (fen, go) in cases {
+        e.ask(&format!("position fen {fen}"));
+        let root = e.position();
+        e.send(go);
+        let (lines, _, _) = e.bestmove(REPLY);
+        for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let Some(i) = w.iter().position(|x| *x == "mate") else {
+                continue;
+            };
+            if l.contains("bound ") {
+                continue;
+            }
+            let n: i32 = w[i + 1].parse().unwrap_or_else(|_| e.fail(l));
+            let Some(p) = w.iter().position(|x| *x == "pv") else {
+                e.fail(&format!("a mate score without a pv: {l}"));
+            };
+            let plies = &w[p + 1..];
+            let want = if n > 0 { 2 * n - 1 } else { -2 * n };
+            assert_eq!(plies.len() as i32, want, "{fen}: {l}");
+            let mut pos = root.clone();
+            for m in plies {
+                let mv = legal_move(&pos, m, true).unwrap_or_else(|msg| e.fail(&msg));
+                pos.play_unchecked(mv);
+            }
+            assert!(
+                pos.is_checkmate(),
+                "{fen}: the pv does not end in mate: {l}"
+            );
+            mates += 1;
+        }
+    }
+    assert!(mates >= 5, "only {mates} mate lines");
+}
+
 /// The `time` of a search's `info` lines, in order.
 fn info_times(lines: &[String]) -> Vec<u64> {
     lines
@@ -1251,6 +1313,18 @@ fn limited_strength_plays_fast_legal_moves_and_keeps_mates() {
             before.iter().all(|l| !l.contains(" multipv 2 ")),
             "{before:?}"
         );
+        // The move played begins the last line shown (the level's choice
+        // among its candidates is shown as line 1 before the bestmove).
+        let last = before
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth") && !l.contains("bound "))
+            .expect("an info line");
+        let first = last
+            .split(" pv ")
+            .nth(1)
+            .and_then(|p| p.split_whitespace().next());
+        assert_eq!(first, Some(best.as_str()), "{before:?}");
         assert!(
             before.iter().any(|l| l.starts_with("info depth")),
             "{before:?}"

@@ -101,6 +101,15 @@ impl Worker<'_> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(m);
+                    // The line below a PV node goes on through its
+                    // captures: a mate found here is reported with every
+                    // move to it (a mate score with a shorter PV is an
+                    // "incomplete mating PV" to match runners). Before the
+                    // cutoff test, as in the main search: mate distance
+                    // pruning makes a mate's score the window's bound.
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if score >= beta {
                         break;
                     }
