@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use chess960::notation;
 use chess960::startpos;
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_chess960");
 const TSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess960_startpos.tsv");
 
@@ -486,39 +488,7 @@ fn output_to_a_closed_pipe_or_a_full_device() {
         &["analyze", "all", "--json"],
     ];
     for args in commands {
-        let (reader, writer) = std::io::pipe().expect("a pipe");
-        drop(reader);
-        let out = Command::new(BIN)
-            .args(args)
-            .stdout(writer)
-            .stderr(Stdio::piped())
-            .output()
-            .expect("run chess960");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err, "", "{args:?} on a closed pipe");
-        assert_eq!(out.status.code(), Some(0), "{args:?} on a closed pipe");
-        if std::path::Path::new("/dev/full").exists() {
-            let full = std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .expect("open /dev/full");
-            let out = Command::new(BIN)
-                .args(args)
-                .stdout(full)
-                .stderr(Stdio::piped())
-                .output()
-                .expect("run chess960");
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(
-                out.status.code(),
-                Some(1),
-                "{args:?} on a full device: {err}"
-            );
-            assert!(
-                err.starts_with("error: ") && err.lines().count() == 1,
-                "{args:?} on a full device: {err}"
-            );
-        }
+        support::closed_pipe_and_full_device(args);
     }
 }
 

@@ -15,6 +15,8 @@ use chess960::perft::suite::{self, SuiteEntry};
 use chess960::perft::{Perft, PerftConfig};
 use chess960::startpos;
 
+mod support;
+
 /// Sum of depth 4 over the 960 start positions, as stated in perft/README.md.
 const STARTPOS_D4_TOTAL: u64 = 181_106_056;
 /// Middle-game suite: count each position at every depth whose reference
@@ -427,32 +429,7 @@ fn cli_output_to_a_closed_pipe_or_a_full_device() {
         &["perft-merge", &part_arg],
     ];
     for args in runs {
-        let (reader, writer) = std::io::pipe().expect("a pipe");
-        drop(reader);
-        let out = bin()
-            .args(args)
-            .stdout(writer)
-            .output()
-            .expect("run binary");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
-        assert_eq!(out.status.code(), Some(0), "{args:?} on a closed pipe");
-        if std::path::Path::new("/dev/full").exists() {
-            let full = std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .expect("open /dev/full");
-            let out = bin().args(args).stdout(full).output().expect("run binary");
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(
-                out.status.code(),
-                Some(1),
-                "{args:?} on a full device: {err}"
-            );
-            assert!(
-                err.starts_with("error: ") && err.lines().count() == 1,
-                "{args:?}: {err}"
-            );
-        }
+        support::closed_pipe_and_full_device(args);
     }
     let _ = std::fs::remove_file(&part);
 }

@@ -126,6 +126,46 @@ pub fn run(args: &[&str]) -> std::process::Output {
         .expect("run chess960")
 }
 
+/// Run the binary with `args` twice: with standard output a pipe whose
+/// reading end is already closed (so the first write fails, whatever the
+/// timing), which must end quietly (status 0, nothing on stderr), and on a
+/// full device (where `/dev/full` exists), which must end with status 1 and
+/// one error line. Never a panic.
+pub fn closed_pipe_and_full_device(args: &[&str]) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(binary())
+        .args(args)
+        .stdout(writer)
+        .output()
+        .expect("run chess960");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err, "", "{args:?} on a closed pipe");
+    assert_eq!(out.status.code(), Some(0), "{args:?} on a closed pipe");
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("open /dev/full");
+    let out = Command::new(binary())
+        .args(args)
+        .stdout(full)
+        .output()
+        .expect("run chess960");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{args:?} on a full device: {err}"
+    );
+    assert!(
+        err.starts_with("error: ") && err.lines().count() == 1,
+        "{args:?} on a full device: {err}"
+    );
+}
+
 /// Run `command` to its end, which must succeed: on failure the message
 /// names it as `what` and carries its stderr.
 pub fn output_ok(command: &mut Command, what: &str) -> std::process::Output {
