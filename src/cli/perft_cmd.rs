@@ -95,14 +95,7 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         return check_engine(command, &positions, a, &config);
     }
     match source(a, fen.as_deref())? {
-        Source::One(pos) => {
-            if a.max_nodes.is_some() {
-                return Err(CliError::Usage(
-                    "--max-nodes applies to --all and --epd".into(),
-                ));
-            }
-            single(&pos, depth, a.divide, a.json, &config)
-        }
+        Source::One(pos) => single(&pos, depth, a.divide, a.json, &config),
         Source::Suite(entries) => {
             let jobs: Vec<Job> = entries
                 .iter()

@@ -222,6 +222,14 @@ pub enum MergeError {
     },
 }
 
+/// The sum of `results`' counts; `None` past 64 bits (a damaged part: a
+/// wrapped sum could agree with a damaged total).
+fn total(results: &[UnitResult]) -> Option<u64> {
+    results
+        .iter()
+        .try_fold(0u64, |sum, r| sum.checked_add(r.nodes))
+}
+
 /// How many missing parts an error names.
 const SHOWN: usize = 10;
 
@@ -297,28 +305,23 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
         // (a trillion units) must not become a trillion-entry list.
         let mut owned = (p.part - 1..p.run.units).step_by(p.parts);
         for r in &p.results {
-            match owned.next() {
-                Some(i) if i == r.unit => {}
-                Some(i) if r.unit > i || !shard.owns(r.unit) || r.unit >= p.run.units => {
-                    return Err(damaged(if shard.owns(r.unit) && r.unit < p.run.units {
-                        format!("unit {i} is not in it")
-                    } else {
-                        format!("unit {} does not belong to it", r.unit)
-                    }));
-                }
-                Some(_) => return Err(damaged("its units are out of order".to_owned())),
-                None => {
-                    return Err(damaged(format!("unit {} does not belong to it", r.unit)));
-                }
+            let expected = owned.next();
+            if expected == Some(r.unit) {
+                continue;
             }
+            let reason = if !shard.owns(r.unit) || r.unit >= p.run.units {
+                format!("unit {} does not belong to it", r.unit)
+            } else if let Some(i) = expected.filter(|&i| r.unit > i) {
+                format!("unit {i} is not in it")
+            } else {
+                "its units are out of order".to_owned()
+            };
+            return Err(damaged(reason));
         }
         if let Some(i) = owned.next() {
             return Err(damaged(format!("unit {i} is not in it")));
         }
-        let sum = p
-            .results
-            .iter()
-            .try_fold(0u64, |sum, r| sum.checked_add(r.nodes));
+        let sum = total(&p.results);
         if sum != Some(p.nodes) {
             return Err(damaged(match sum {
                 Some(sum) => format!("its counts add up to {sum}, its total says {}", p.nodes),
@@ -348,10 +351,7 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
     Ok(Merged {
         run: first.run.clone(),
         parts: first.parts,
-        nodes: results
-            .iter()
-            .try_fold(0u64, |sum, r| sum.checked_add(r.nodes))
-            .ok_or(MergeError::TooLarge)?,
+        nodes: total(&results).ok_or(MergeError::TooLarge)?,
         seconds: parts.iter().map(|(_, p)| p.seconds).sum(),
         results,
     })

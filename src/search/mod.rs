@@ -115,21 +115,22 @@ impl Control {
     /// A fresh control for one `go`; `hold` for `go infinite` (the search
     /// ends only on `stop`).
     pub fn new(hold: bool) -> Control {
-        let c = Control {
+        Control {
+            hold: AtomicBool::new(hold),
             infinite: hold,
             ..Control::default()
-        };
-        c.hold.store(hold, Ordering::SeqCst);
-        c
+        }
     }
 
     /// A fresh control for `go ponder` (`infinite` also given): held until
     /// `ponderhit` (or, when infinite, until `stop`).
     pub fn ponder(infinite: bool) -> Control {
-        let c = Control::new(true);
-        let c = Control { infinite, ..c };
-        c.pondering.store(true, Ordering::SeqCst);
-        c
+        Control {
+            hold: AtomicBool::new(true),
+            pondering: AtomicBool::new(true),
+            infinite,
+            ..Control::default()
+        }
     }
 
     /// Ask the search to stop as soon as possible.
