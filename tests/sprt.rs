@@ -67,11 +67,13 @@ fn each_branch_of_the_verdict() {
         return;
     }
     let dir = support::temp_dir("sprt-branches");
-    // 70% and 30%: far past either bound of the SPRT.
-    log(&dir, "strong.log", [0, 10, 60, 90, 40]);
-    log(&dir, "weak.log", [40, 90, 60, 10, 0]);
-    // 55% over 400 games: the LLR is still inside its bounds (about 0.86),
-    // but the interval's lower end is above zero (about +13 Elo).
+    // 70% and 30% over 800 games: past either bound of the SPRT (LLR
+    // +-5.22; over 400 games, +2.54 and -2.61, inside them).
+    log(&dir, "strong.log", [0, 20, 120, 180, 80]);
+    log(&dir, "weak.log", [80, 180, 120, 20, 0]);
+    // 55% over 400 games: the LLR is still inside its bounds (0.85; the
+    // normal approximation of the generalized SPRT said 0.86), but the
+    // interval's lower end is above zero (about +13 Elo).
     log(&dir, "interval.log", [5, 35, 90, 55, 15]);
     // 55.75% over only 200 games: the interval alone does not pass.
     log(&dir, "short.log", [2, 17, 45, 28, 8]);
@@ -93,7 +95,29 @@ fn each_branch_of_the_verdict() {
         assert!(text.ends_with(&format!("\n{word}\n")), "{name}: {text}");
     }
     let (_, text) = verdict(&sprt(&dir, &["interval.log"]));
-    assert!(text.contains("LLR 0.86 (-2.94, 2.94)"), "{text}");
+    assert!(text.contains("LLR 0.85 (-2.94, 2.94)"), "{text}");
+    let (_, text) = verdict(&sprt(&dir, &["strong.log"]));
+    assert!(text.contains("LLR 5.22 (-2.94, 2.94)"), "{text}");
+    // The same result as two logs, a gate continued: only the SPRT decides,
+    // since an interval looked at after every part passes too easily.
+    std::fs::copy(dir.join("interval.log"), dir.join("interval2.log")).unwrap();
+    let (code, text) = verdict(&sprt(&dir, &["interval.log", "interval2.log"]));
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("LLR 1.69 (-2.94, 2.94)\nthe interval's lower end is above zero, but over several logs only the SPRT decides\nUNDECIDED\n"),
+        "{text}"
+    );
+    // Every pair alike: no interval of zero width read as a number, and a
+    // sample of draws only still has an LLR (outcomes never seen count as
+    // fastchess counts them).
+    log(&dir, "wins.log", [0, 0, 0, 0, 50]);
+    let (code, text) = verdict(&sprt(&dir, &["wins.log"]));
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("Elo +inf +/- 0.0, LLR 1.01 "), "{text}");
+    log(&dir, "draws.log", [0, 0, 200, 0, 0]);
+    let (code, text) = verdict(&sprt(&dir, &["draws.log"]));
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("Elo +0.0 +/- 0.0, LLR -0.08 "), "{text}");
     // No result in a log: exit 2, naming the file.
     std::fs::write(dir.join("empty.log"), "Started game 1 of 2\n").unwrap();
     let out = sprt(&dir, &["empty.log"]);

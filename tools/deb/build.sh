@@ -21,9 +21,11 @@ cargo build --release --locked --bin chess960
 bin=$target/release/chess960
 assets=$target/release/assets
 rm -rf "$assets"
-mkdir -p "$assets/man" "$assets/completions"
+mkdir -p "$assets/man" "$assets/completions" "$assets/doc"
 "$bin" manpage --dir "$assets/man" >/dev/null
 gzip -9n "$assets"/man/*.6 # compressed, as Debian policy has man pages
+# and the documents in /usr/share/doc above 4 kB
+for doc in README.md CHANGELOG.md; do gzip -9n -c "$doc" >"$assets/doc/$doc.gz"; done
 "$bin" completions bash >"$assets/completions/chess960.bash"
 "$bin" completions zsh >"$assets/completions/_chess960"
 "$bin" completions fish >"$assets/completions/chess960.fish"

@@ -33,7 +33,7 @@ listing=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#')
 for f in /usr/games/chess960 /usr/share/man/man6/chess960.6.gz /usr/share/man/man6/chess960-perft.6.gz \
          /usr/share/bash-completion/completions/chess960 /usr/share/zsh/vendor-completions/_chess960 \
          /usr/share/fish/vendor_completions.d/chess960.fish /usr/share/doc/chess960/copyright \
-         /usr/share/doc/chess960/README.md /usr/share/doc/chess960/CHANGELOG.md; do
+         /usr/share/doc/chess960/README.md.gz /usr/share/doc/chess960/CHANGELOG.md.gz; do
   grep -qx "$f" <<<"$listing" || fail "the package lacks $f"
 done
 echo "files: $(grep -vc '/$' <<<"$listing") (binary in /usr/games, man6 pages, 3 completions, docs)"

@@ -7,8 +7,9 @@
 # played with both colours. Prints fastchess's result block and how games ended.
 #
 # Environment: FASTCHESS (required), ETHEREAL=/usr/games/ethereal-chess, TC=5+0.05,
-#   CONCURRENCY=1, SEED=<srand seed>, EPD=<960-start EPD; made with python-chess if
-#   absent>, OUTDIR=<directory for the PGN and the log>, TIME_LIMIT=<seconds>: stop the match
+#   CONCURRENCY=1, SEED=<srand seed; default the time, printed>, EPD=<960-start EPD in
+#   Shredder-FEN; made with python-chess if absent>, OUTDIR=<directory for the PGN and the log;
+#   default a new folder under $TMPDIR/matches>, TIME_LIMIT=<seconds>: stop the match
 #   then (for a machine lent for a fixed time; the games finished by then are in the log, and
 #   those still being played are logged as "disconnects": leave them out of the count).
 set -euo pipefail
@@ -17,13 +18,17 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ENGINE="$(realpath "$1")"; GAMES="$2"
 ETHEREAL="${ETHEREAL:-/usr/games/ethereal-chess}"
 TC="${TC:-5+0.05}"; CONCURRENCY="${CONCURRENCY:-1}"; SEED="${SEED:-$(date +%s)}"
-EPD="${EPD:-${TMPDIR:-/tmp}/chess960_all.epd}"
-OUTDIR="${OUTDIR:-${TMPDIR:-/tmp}/matches/$(date +%Y%m%d_%H%M%S)_vs_ethereal}"
+# Not stockfish.sh's default file: that one is written in X-FEN, this one in Shredder-FEN, and
+# whichever ran first would decide the notation of both.
+EPD="${EPD:-${TMPDIR:-/tmp}/chess960_all_shredder.epd}"
+mkdir -p "${TMPDIR:-/tmp}/matches"
+OUTDIR="${OUTDIR:-$(mktemp -d "${TMPDIR:-/tmp}/matches/$(date +%Y%m%d_%H%M%S)_$(basename "$ENGINE")_vs_ethereal.XXXXXX")}"
 [ -x "${FASTCHESS:-}" ] || { echo "set FASTCHESS=/path/to/fastchess" >&2; exit 1; }
 [ -x "$ETHEREAL" ] || { echo "Ethereal not found at $ETHEREAL (apt-get install ethereal-chess)" >&2; exit 1; }
-# Written atomically by the generator: stockfish.sh shares the default path.
+# Written atomically by the generator: two runs may make it at once.
 [ -f "$EPD" ] || python3 "$HERE/gen_chess960_epd.py" "$EPD" --shredder
 mkdir -p "$OUTDIR"
+echo "# $(date -Is) $(basename "$ENGINE") vs Ethereal, tc=$TC, games=$(( (GAMES + 1) / 2 * 2 )), seed=$SEED; out: $OUTDIR"
 STOP=()
 [ -n "${TIME_LIMIT:-}" ] && STOP=(timeout -s INT "$TIME_LIMIT")
 "${STOP[@]}" "$FASTCHESS" \

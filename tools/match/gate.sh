@@ -10,17 +10,20 @@
 # Verdict, on the last line, from the pentanomial counts fastchess prints (tools/match/sprt.py;
 # not from its closing message, which names H1 also when the game limit, not the test, ended the
 # match):
-#   PASS       the LLR reached the upper bound, or at least 400 games were played and the lower end
-#              of the 95% Elo interval is above zero (exit 0)
+#   PASS       the LLR reached the upper bound, or (this one match, its length fixed before it
+#              started) at least 400 games were played and the lower end of the 95% Elo
+#              interval is above zero (exit 0)
 #   FAIL       the LLR reached the lower bound (exit 1)
 #   UNDECIDED  neither (exit 3); go on with another SEED and OUT, and take the verdict over all
-#              the games: tools/match/sprt.py OUT1/fastchess.log OUT2/fastchess.log
+#              the games: tools/match/sprt.py OUT1/fastchess.log OUT2/fastchess.log, where only
+#              the SPRT decides (an interval looked at after every part passes too easily)
 # (exit 2: bad arguments, or no result in fastchess's log).
 # A PASS is then checked against Ethereal 12 (tools/match/ethereal.sh, NEW and BASE on the same
 # seed): a network that gains in self-play and loses to another engine does not reach main.
 #
 # Environment: FASTCHESS=/path/to/fastchess (required)  TC=5+0.05  ELO1=5  SEED=1
-#   CONCURRENCY=1  OPENINGS=<file.epd>  OUT=<dir> (default $TMPDIR/chess960-gate)
+#   CONCURRENCY=1  OPENINGS=<file.epd>  OUT=<dir> (default a new folder $TMPDIR/chess960-gate.XXXXXX,
+#   so that two gates side by side never share a PGN or a log)
 #   TIME_LIMIT=<seconds>: stop the match then (for a machine lent for a fixed time); fastchess
 #     prints its counts every 10 game pairs, and the verdict is taken over the last of them
 set -euo pipefail
@@ -29,7 +32,8 @@ MAX_GAMES="${3:-2000}"
 FASTCHESS="${FASTCHESS:-}"
 [ -n "$FASTCHESS" ] && [ -x "$FASTCHESS" ] || { echo "gate: set FASTCHESS to the fastchess binary" >&2; exit 2; }
 for e in "$NEW" "$BASE"; do [ -x "$e" ] || { echo "gate: not an executable: $e" >&2; exit 2; }; done
-OUT="${OUT:-${TMPDIR:-/tmp}/chess960-gate}"
+OUT="${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/chess960-gate.XXXXXX")}"
+echo "# out: $OUT" >&2
 mkdir -p "$OUT"
 OPENINGS="${OPENINGS:-}"
 if [ -z "$OPENINGS" ]; then

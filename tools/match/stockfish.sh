@@ -14,7 +14,8 @@
 # Optional environment overrides:
 #   TC=5+0.05  CONCURRENCY=2  SF=/usr/games/stockfish  EPD=.../chess960.epd
 #   FASTCHESS=.../fastchess/fastchess  NAME=<engine name>  SEED=<srand seed>
-#   ENGINE_OPTS="option.Hash=16 option.Threads=1"   (extra -engine options for ENGINE_CMD)
+#   ENGINE_OPTS="option.Hash=16 option.Threads=1"   (extra -engine options for ENGINE_CMD, as
+#     shell words: ENGINE_OPTS="'option.Move Overhead=100'" for a name with a space)
 #   EXTRA_ARGS="-recover -maxmoves 200"              (extra fastchess arguments)
 #   OUTDIR=<dir for pgn + full log>  (default /tmp/matches/<stamp>)
 #   SF_MOVE_OVERHEAD=50  (ms, Stockfish "Move Overhead"; raise on a loaded machine)
@@ -57,15 +58,19 @@ OPP_NAME="sf${OPP_ELO}"
 
 ROUNDS=$(( (GAMES + 1) / 2 ))
 STAMP="$(date +%Y%m%d_%H%M%S)"
-OUTDIR="${OUTDIR:-${TMPDIR:-/tmp}/matches/${STAMP}_${NAME}_vs_${OPP_NAME}}"
+mkdir -p "${TMPDIR:-/tmp}/matches"
+OUTDIR="${OUTDIR:-$(mktemp -d "${TMPDIR:-/tmp}/matches/${STAMP}_${NAME}_vs_${OPP_NAME}.XXXXXX")}"
 mkdir -p "$OUTDIR"
 LOG="$OUTDIR/fastchess.out"
 PGN="$OUTDIR/games.pgn"
 
 ENGINE_SPEC=(cmd="$ENG_BIN" name="$NAME")
 [ -n "$ENG_ARGS" ] && ENGINE_SPEC+=(args="$ENG_ARGS")
-# shellcheck disable=SC2206
-[ -n "${ENGINE_OPTS:-}" ] && ENGINE_SPEC+=(${ENGINE_OPTS})
+# ENGINE_OPTS as shell words (quotes keep an option whose name has a space whole), read by xargs,
+# which runs nothing: a plain split made "option.Move Overhead=100" two arguments fastchess refuses.
+EXTRA_OPTS=()
+[ -n "${ENGINE_OPTS:-}" ] && mapfile -d '' EXTRA_OPTS < <(xargs printf '%s\0' <<<"$ENGINE_OPTS")
+ENGINE_SPEC+=("${EXTRA_OPTS[@]}")
 
 # shellcheck disable=SC2206
 CMD=("$FASTCHESS"

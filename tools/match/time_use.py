@@ -36,8 +36,11 @@ def main():
                 m = TIME.search(node.comment or "")
                 spent = float(m.group(1)) if m else 0.0
                 side = not node.board().turn  # the side that made this move
-                clock[side] += inc - spent
+                # The lowest point is before the increment comes: a move that spent the whole
+                # clock left 0, not the increment.
+                clock[side] -= spent
                 lowest[side] = min(lowest[side], clock[side])
+                clock[side] += inc
                 used[side] += spent
                 moves[side] += 1
             for side in (chess.WHITE, chess.BLACK):

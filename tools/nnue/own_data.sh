@@ -36,7 +36,14 @@ half() {
   python3 "$ROOT/tools/tune/label.py" "$D/quiet$n.txt" "$D/labelled$n.txt" --engine "$ENGINE" --nodes "$LABEL_NODES"
   stamp "half $n: done"
 }
-half 1 & half 2 & wait
+# Both halves at once; each is waited for by itself, since a bare `wait` returns 0 whatever they
+# did, and a half that failed would leave a partial file to be trained on.
+half 1 & first=$!
+half 2 & second=$!
+failed=0
+wait "$first" || failed=1
+wait "$second" || failed=1
+[ "$failed" = 0 ] || { echo "a half failed (see above); nothing trained" >&2; exit 1; }
 cat "$D/labelled1.txt" "$D/labelled2.txt" ${EXTRA:+"$EXTRA"} > "$D/labelled.txt"
 stamp "training on $(wc -l < "$D/labelled.txt") positions"
 "$TUNE" nnue "$D/labelled.txt" --out "$D/net.bin" --residual \

@@ -24,6 +24,13 @@ half() {
   "$ROOT/tools/tune/positions.sh" "$TUNE" "$D/g$n/games.pgn" "$D/pos$n.txt" "$D/quiet$n.txt" 3 "$n"
   python3 "$ROOT/tools/tune/label.py" "$D/quiet$n.txt" "$D/labelled$n.txt" --static
 }
-half 1 & half 2 & wait
+# Both halves at once; each is waited for by itself, since a bare `wait` returns 0 whatever they
+# did, and a half that failed would leave a partial file to be trained on.
+half 1 & first=$!
+half 2 & second=$!
+failed=0
+wait "$first" || failed=1
+wait "$second" || failed=1
+[ "$failed" = 0 ] || { echo "a half failed (see above); nothing trained" >&2; exit 1; }
 cat "$D/labelled1.txt" "$D/labelled2.txt" > "$D/labelled.txt"
 "$TUNE" nnue "$D/labelled.txt" --out "$D/net.bin" --epochs "${EPOCHS:-20}"

@@ -20,8 +20,8 @@
 # Environment: FASTCHESS (required: the fastchess binary), SF (/usr/games/stockfish),
 #   EPD (/tmp/chess960_all.epd), SEED (default: the time), OUT (output directory),
 #   SF_MOVE_OVERHEAD (default 100 ms: under -strict a Stockfish flag fall
-#   stops the run too), ENGINE_OPTS (extra -engine options, e.g.
-#   "option.Move Overhead=100" is already our default).
+#   stops the run too), ENGINE_OPTS (extra -engine options as shell words, e.g.
+#   ENGINE_OPTS="'option.Move Overhead=100' option.Hash=32").
 set -euo pipefail
 ENGINE="${1:?engine binary}"; GAMES="${2:?games}"; TC="${3:-1+0.01}"
 FASTCHESS="${FASTCHESS:-}"
@@ -29,13 +29,17 @@ FASTCHESS="${FASTCHESS:-}"
 SF="${SF:-/usr/games/stockfish}"
 EPD="${EPD:-/tmp/chess960_all.epd}"
 SEED="${SEED:-$(date +%s)}"
-OUT="${OUT:-/tmp/strict/$(date +%Y%m%d_%H%M%S)_${TC}}"
+mkdir -p "${TMPDIR:-/tmp}/strict"
+OUT="${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/strict/$(date +%Y%m%d_%H%M%S)_${TC}.XXXXXX")}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$OUT"
 [ -f "$EPD" ] || python3 "$HERE/../match/gen_chess960_epd.py" "$EPD"
 ENGINE="$(cd "$(dirname "$ENGINE")" && pwd)/$(basename "$ENGINE")"
-# shellcheck disable=SC2206
-CMD=("$FASTCHESS" -engine cmd="$ENGINE" name=chess960 ${ENGINE_OPTS:-}
+# ENGINE_OPTS as shell words (quotes keep an option whose name has a space whole), read by xargs,
+# which runs nothing: a plain split made "option.Move Overhead=100" two arguments fastchess refuses.
+EXTRA_OPTS=()
+[ -n "${ENGINE_OPTS:-}" ] && mapfile -d '' EXTRA_OPTS < <(xargs printf '%s\0' <<<"$ENGINE_OPTS")
+CMD=("$FASTCHESS" -engine cmd="$ENGINE" name=chess960 "${EXTRA_OPTS[@]}"
   -engine cmd="$SF" name=stockfish "option.Move Overhead=${SF_MOVE_OVERHEAD:-100}"
   -each tc="$TC" option.Hash=16 option.Threads=1
   -variant fischerandom -openings file="$EPD" format=epd order=random -srand "$SEED"
@@ -50,7 +54,7 @@ set -e
 awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} END{printf "%s", buf}' "$OUT/fastchess.log"
 echo "terminations (all games):"
 grep -o '^Finished game [0-9]* (.*): [^{]*{[^}]*}' "$OUT/fastchess.log" \
-  | sed -e 's/.*{//' -e 's/}//' -e 's/ ([0-9]*ms overrun)//' | sort | uniq -c | sort -rn
+  | sed -e 's/.*{//' -e 's/}//' -e 's/ ([0-9]*ms overrun)//' | sort | uniq -c | sort -rn || true
 FINISHED=$(grep -c '^Finished game' "$OUT/fastchess.log" || true)
 # "Finished game N (WHITE vs BLACK): R {Reason}": which engine a bad ending hit.
 OURS_BAD=$(awk '/^Finished game/ {

@@ -25,6 +25,8 @@ else
   python3 "$HERE/gen_openings.py" "$OUT/openings.epd" --count "$GAMES" --plies "$PLIES" --seed "$SEED" \
     --dfrc-share "${DFRC_SHARE:-0}"
 fi
+# fastchess appends to an existing PGN: a run made again into the same folder starts it afresh.
+rm -f "$OUT/games.pgn"
 nice -n 10 "$FASTCHESS" \
   -engine cmd="$ENGINE" name=a -engine cmd="$ENGINE" name=b \
   -each nodes="$NODES" tc=inf option.Hash=8 option.Threads=1 \

@@ -14,8 +14,13 @@ usage: gen_openings.py OUT.epd --count N --plies P --seed S [--dfrc-share F]
 """
 import argparse
 import random
+import sys
 
 import chess
+
+
+# See `stale` in main.
+MAX_STALE_DRAWS = 100_000
 
 
 def dfrc_start(white, black):
@@ -42,8 +47,18 @@ def main():
     a = ap.parse_args()
     rng = random.Random(a.seed)
     seen = set()
+    # Draws in a row that gave nothing new: with few plies (none: at most 960 starts, or 960 * 960
+    # with DFRC) there may not be COUNT distinct openings, and the loop would never end. Counted
+    # only, so the openings drawn are those of the recipe either way.
+    stale = 0
     with open(a.out, "w") as f:
         while len(seen) < a.count:
+            if stale >= MAX_STALE_DRAWS:
+                sys.exit(
+                    f"gen_openings: only {len(seen)} distinct openings found of the {a.count} asked "
+                    f"for ({MAX_STALE_DRAWS} draws in a row gave none new): more --plies or a smaller --count"
+                )
+            stale += 1
             if rng.random() < a.dfrc_share:
                 board = dfrc_start(rng.randrange(960), rng.randrange(960))
             else:
@@ -58,6 +73,7 @@ def main():
             epd = board.epd(shredder=True)
             if epd in seen:
                 continue
+            stale = 0
             seen.add(epd)
             f.write(epd + "\n")
 

@@ -8,7 +8,7 @@
 # immune to the load of a shared machine) or e.g. "tc=2+0.02".
 # Prints fastchess's final result block (score, Elo with error bars).
 #
-# Environment: FASTCHESS=/path/to/fastchess (required)  OUT=<dir> (default $TMPDIR/chess960-tune-match)
+# Environment: FASTCHESS=/path/to/fastchess (required)  OUT=<dir> (default a new folder $TMPDIR/chess960-tune-match.XXXXXX)
 #   OPENINGS=<file.epd>: starts to draw from instead of the bare 960 (e.g. gen_openings.py --plies 4:
 #     at fixed nodes a start drawn twice replays the same game; random plies make repeats rare)
 #   CONCURRENCY=N: games at a time (default 1)
@@ -19,7 +19,7 @@ BASE="${1:?base engine}"; NEW="${2:?new engine}"; GAMES="${3:-300}"
 LIMIT="${4:-nodes=8000}"; SEED="${5:-7}"
 FASTCHESS="${FASTCHESS:-}"
 [ -n "${FASTCHESS:-}" ] && [ -x "$FASTCHESS" ] || { echo "set FASTCHESS to the fastchess binary (a public match runner, built outside the repository)" >&2; exit 2; }
-OUT="${OUT:-${TMPDIR:-/tmp}/chess960-tune-match}"
+OUT="${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/chess960-tune-match.XXXXXX")}"
 mkdir -p "$OUT"
 OPENINGS="${OPENINGS:-}"
 if [ -z "$OPENINGS" ]; then
