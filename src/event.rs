@@ -111,6 +111,10 @@ pub enum EventError {
     /// A name too long for the pages' heading line.
     #[error("the event name has {0} characters: at most {MAX_NAME_CHARS} fit on a page")]
     NameTooLong(usize),
+    /// A name with a control character (a tab, a new line, an escape): a
+    /// page cannot show it, and HTML does not allow most of them.
+    #[error("the event name has a control character ({0:?}): use printable characters only")]
+    NameNotPrintable(char),
     /// A number of rounds outside 1..[`MAX_ROUNDS`].
     #[error("{0} rounds: an event has 1..{MAX_ROUNDS} rounds")]
     RoundCount(u32),
@@ -351,8 +355,9 @@ impl Event {
     /// A new event, checking the secret and the number of rounds.
     ///
     /// # Errors
-    /// [`EventError::RoundCount`], [`EventError::NameTooLong`], or the
-    /// secret's error from [`check_secret`].
+    /// [`EventError::RoundCount`], [`EventError::NameTooLong`],
+    /// [`EventError::NameNotPrintable`], or the secret's error from
+    /// [`check_secret`].
     pub fn new(name: &str, kind: Kind, rounds: u32, secret: String) -> Result<Event, EventError> {
         if rounds == 0 || rounds > MAX_ROUNDS {
             return Err(EventError::RoundCount(rounds));
@@ -360,6 +365,9 @@ impl Event {
         let chars = name.trim().chars().count();
         if chars > MAX_NAME_CHARS {
             return Err(EventError::NameTooLong(chars));
+        }
+        if let Some(c) = name.trim().chars().find(|c| c.is_control()) {
+            return Err(EventError::NameNotPrintable(c));
         }
         check_secret(&secret)?;
         Ok(Event {
@@ -422,7 +430,15 @@ impl Event {
         }
         let commitment = parse_commitment(&file.commitment)
             .map_err(|e| EventError::Damaged(format!("commitment: {e}")))?;
-        let event = Event::new(&file.name, file.kind, file.rounds, file.secret)
+        // A file written before names were checked may hold a control
+        // character in its name: read as a space (the name is not under the
+        // commitment), so that the event and its secret stay usable.
+        let name: String = file
+            .name
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let event = Event::new(&name, file.kind, file.rounds, file.secret)
             .map_err(|e| EventError::Damaged(e.to_string()))?;
         check_commitment(&event.secret, &commitment)
             .map_err(|e| EventError::Damaged(e.to_string()))?;
@@ -495,6 +511,22 @@ mod tests {
         assert!(all.iter().any(|&n| n != all[0]), "{all:?}");
         assert!(all.iter().all(|&n| n < 960));
         assert!((1..=20).all(|r| derive(SECRET, r, Kind::Dfrc).number() < startpos::DFRC_COUNT));
+    }
+
+    #[test]
+    fn a_name_with_a_control_character_is_refused_when_made_and_read_from_a_file() {
+        assert_eq!(
+            Event::new("Club\trapid", Kind::Chess960, 3, SECRET.into()).map(|e| e.name),
+            Err(EventError::NameNotPrintable('\t'))
+        );
+        // A file from before the check: still read, the character as a space.
+        let text = format!(
+            r#"{{"format":"{FILE_FORMAT}","name":"Club\u0001rapid","kind":"chess960","rounds":3,"commitment":"{}","secret":"{SECRET}"}}"#,
+            commitment(SECRET)
+        );
+        let e = Event::from_file(&text).expect("readable");
+        assert_eq!(e.name, "Club rapid");
+        assert_eq!(e.all_rounds().len(), 3);
     }
 
     #[test]

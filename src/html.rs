@@ -2,10 +2,14 @@
 //! projector page of one start, and the procedure cards.
 //!
 //! Why plain HTML with inline SVG: every computer has a browser that prints
-//! it, the file needs no network, fonts or scripts, and the layout fits the
-//! printable area that A4 and US Letter share (186 x 250 mm inside 12 mm
-//! margins), so one round is one sheet on either paper. The `@page` size
-//! names the paper the printer dialog starts with.
+//! it, the file needs no network, font files or scripts (the pieces are the
+//! chess symbols of the fonts every desktop system has, named in
+//! [`PIECE_FONTS`]), and the layout fits the printable area that A4 and US
+//! Letter share (186 x 250 mm inside 12 mm margins, 255 x 186 mm turned), so
+//! one round is one sheet on either paper. The event pack's `@page` size
+//! names the paper the printer dialog starts with; the other pages leave the
+//! paper to the printer. The pages are light only: a browser's forced dark
+//! mode would turn the castling strips' labels black on black.
 
 use std::fmt::Write as _;
 
@@ -14,7 +18,7 @@ use shakmaty::{CastlingSide, Color, File, Position, Role, Square};
 use crate::backrank::{BackRank, DfrcStart};
 use crate::event::Event;
 use crate::numbering::Scheme;
-use crate::procedures::svg::{diagram, escape, glyph};
+use crate::procedures::svg::{diagram, escape, glyph, PIECE_FONTS};
 use crate::procedures::Method;
 use crate::startpos::{self, CastlingNotation, Numbered, StartError};
 
@@ -42,6 +46,7 @@ impl Paper {
 /// and screen agree; the sheet is the area A4 and Letter share.
 const STYLE: &str = r#"
 * { box-sizing: border-box; }
+html { color-scheme: only light; }
 html, body { margin: 0; padding: 0; background: white; color: black; }
 body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-size: 10pt; }
 .mono { font-family: "DejaVu Sans Mono", "Liberation Mono", monospace; }
@@ -49,7 +54,8 @@ body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-si
   break-after: page; page-break-after: always; }
 .sheet:last-child { break-after: auto; page-break-after: auto; }
 h1 { font-size: 20pt; margin: 0 0 1mm; }
-.event { font-size: 12pt; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.event { font-size: 12pt; line-height: 1.2; margin: 0; max-height: 2.4em; overflow: hidden;
+  overflow-wrap: anywhere; }
 h2 { font-size: 11pt; margin: 2mm 0 1mm; }
 .numbers { font-size: 10.5pt; margin: 0 0 1mm; }
 .rank { font-family: "DejaVu Sans Mono", monospace; font-weight: bold; font-size: 40pt;
@@ -71,7 +77,7 @@ h2 { font-size: 11pt; margin: 2mm 0 1mm; }
 fn document(title: &str, page_css: &str, style: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>{}</title>\n<style>{STYLE}{style}\n@page {{ {page_css} }}\n</style>\n</head>\n\
+         <meta name=\"color-scheme\" content=\"only light\">\n<title>{}</title>\n<style>{STYLE}{style}\n@page {{ {page_css} }}\n</style>\n</head>\n\
          <body>\n{body}</body>\n</html>\n",
         escape(title)
     )
@@ -117,7 +123,12 @@ fn castling_strip(c: &startpos::Castling) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-family="DejaVu Sans, sans-serif">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-family="{PIECE_FONTS}">"#
+    );
+    // Its own white ground, like the board's: the labels are black.
+    let _ = writeln!(
+        s,
+        r#"<rect width="{width}" height="{height}" fill="white"/>"#
     );
     let (fill, stroke) = match c.color {
         Color::White => ("white", "black"),
@@ -278,7 +289,10 @@ fn start_body(start: Numbered) -> Result<String, StartError> {
 pub fn event_pack(event: &Event, paper: Paper) -> Result<String, StartError> {
     let commitment = event.commitment();
     let title = if event.name.is_empty() {
-        "Chess960 event".to_string()
+        match event.kind {
+            crate::event::Kind::Chess960 => "Chess960 event".to_string(),
+            crate::event::Kind::Dfrc => "Double Fischer Random event".to_string(),
+        }
     } else {
         event.name.clone()
     };
@@ -306,33 +320,50 @@ pub fn event_pack(event: &Event, paper: Paper) -> Result<String, StartError> {
         );
     }
     Ok(document(
-        &format!("{title}: the starts of {} rounds", event.rounds),
+        &match event.rounds {
+            1 => format!("{title}: the start of its round"),
+            n => format!("{title}: the starts of {n} rounds"),
+        },
         &format!("size: {}; margin: 12mm;", paper.css()),
         "",
         &body,
     ))
 }
 
-/// Styles of the projector page: the board fills the screen's height, the
-/// names stand beside it; printed, it is one landscape sheet.
+/// Styles of the projector page: the board as high as the screen allows
+/// with the names beside it (sized by the screen's width too, so that a 4:3
+/// projector shows the whole back rank), below it on a screen higher than
+/// wide; printed, one landscape sheet of the area A4 and Letter share.
 const PROJECTOR_STYLE: &str = r#"
-.projector { display: flex; gap: 4vw; align-items: center; width: 100vw; height: 100vh; padding: 3vh 3vw; }
-.projector .board svg { height: 92vh; width: auto; }
-.projector h1 { font-size: 6vh; }
-.projector .numbers { font-size: 2.6vh; }
-.projector .rank { font-size: 9vh; letter-spacing: 1.2vh; }
-.projector .rank.two { font-size: 6vh; }
-.projector .rank small { font-size: 2.6vh; }
-.projector .fen { font-size: 2vh; }
+.projector { display: flex; gap: 3vw; align-items: center; width: 100vw; height: 100vh; padding: 3vh 3vw; }
+.projector .board svg { height: min(92vh, 56vw); width: auto; }
+.projector .names { flex: 1; min-width: 0; }
+.projector h1 { font-size: min(6vh, 3.4vw); }
+.projector .numbers { font-size: min(2.6vh, 1.5vw); }
+.projector .rank { font-size: min(9vh, 4.4vw); letter-spacing: min(1.2vh, 0.6vw); }
+.projector .rank.two { font-size: min(6vh, 3vw); }
+.projector .rank small { font-size: min(2.6vh, 1.5vw); }
+.projector .fen { font-size: min(2vh, 1.2vw); }
+@media screen and (max-aspect-ratio: 1/1) {
+  .projector { flex-direction: column; justify-content: center; gap: 2vh; }
+  .projector .board svg { height: auto; width: min(94vw, 62vh); }
+  .projector .names { flex: none; width: 94vw; }
+  .projector h1 { font-size: 5vw; }
+  .projector .numbers { font-size: 2.4vw; }
+  .projector .rank { font-size: 7vw; letter-spacing: 1vw; }
+  .projector .rank.two { font-size: 5vw; }
+  .projector .rank small { font-size: 2.4vw; }
+  .projector .fen { font-size: 1.9vw; }
+}
 @media print {
-  .projector { width: 273mm; height: 180mm; padding: 0; gap: 8mm; }
+  .projector { width: 255mm; height: 180mm; padding: 0; gap: 8mm; }
   .projector .board svg { height: 160mm; }
-  .projector h1 { font-size: 26pt; }
-  .projector .numbers { font-size: 11pt; }
-  .projector .rank { font-size: 36pt; letter-spacing: 3mm; }
-  .projector .rank.two { font-size: 24pt; }
-  .projector .rank small { font-size: 11pt; }
-  .projector .fen { font-size: 8pt; }
+  .projector h1 { font-size: 22pt; }
+  .projector .numbers { font-size: 10pt; }
+  .projector .rank { font-size: 32pt; letter-spacing: 2mm; }
+  .projector .rank.two { font-size: 22pt; }
+  .projector .rank small { font-size: 10pt; }
+  .projector .fen { font-size: 7.5pt; }
 }
 "#;
 
@@ -372,7 +403,7 @@ pub fn start_page(start: Numbered) -> Result<String, StartError> {
         }
     };
     let body = format!(
-        "<section class=\"projector\"><div class=\"board\">{}</div><div>\n<h1>{title}</h1>\n{names}\n\
+        "<section class=\"projector\"><div class=\"board\">{}</div><div class=\"names\">\n<h1>{title}</h1>\n{names}\n\
          <p class=\"fen mono\">X-FEN: {}<br>Shredder-FEN: {}</p></div></section>\n",
         diagram(pos.board(), ""),
         start.fen(CastlingNotation::XFen)?,
@@ -380,7 +411,7 @@ pub fn start_page(start: Numbered) -> Result<String, StartError> {
     );
     Ok(document(
         &title,
-        "size: A4 landscape; margin: 12mm;",
+        "size: landscape; margin: 12mm;",
         PROJECTOR_STYLE,
         &body,
     ))
@@ -406,7 +437,7 @@ pub fn card_page(method: Method) -> String {
     );
     document(
         &format!("Chess960 procedure card: {}", method.name()),
-        "size: A4; margin: 12mm;",
+        "size: portrait; margin: 12mm;",
         CARD_STYLE,
         &body,
     )

@@ -542,6 +542,66 @@ fn show_dfrc_draws_both_back_ranks() {
     assert_eq!(rank(0..8, false), black, "rank 8");
     assert_eq!(rank(24..32, true), white, "rank 1");
     assert!(drawing.contains("DFRC 123456"), "caption names the start");
+    // SVG text does not wrap: the caption is one line of text a side, each
+    // short enough for the board's width (a single line was cut at both ends).
+    let caption: Vec<&str> = drawing
+        .lines()
+        .filter(|l| l.contains(r#"font-size="16""#))
+        .collect();
+    assert_eq!(caption.len(), 3, "{drawing}");
+    assert!(
+        caption[1].contains(&format!(">White {white} (Chess960 ")),
+        "{caption:?}"
+    );
+    assert!(
+        caption[2].contains(&format!(">Black {black} (Chess960 ")),
+        "{caption:?}"
+    );
+    for line in caption {
+        let text = line.split('>').nth(1).unwrap_or_default();
+        assert!(text.chars().count() <= 40, "{line}");
+    }
+}
+
+/// `--svg -` and `--html -` write the page to stdout in place of the
+/// description (as `event pack -o -` does), not a file named "-"; both at
+/// once is refused. `roll --explain --html -` and `analyze --plot -` alike.
+#[test]
+fn a_page_to_stdout_with_a_dash() {
+    let dir = std::env::temp_dir().join(format!("chess960-dash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let in_dir = |args: &[&str]| -> String {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run");
+        assert!(o.status.success(), "{args:?}");
+        String::from_utf8(o.stdout).expect("utf-8")
+    };
+    let svg = in_dir(&["show", "518", "--svg", "-"]);
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    let page = in_dir(&["show", "--dfrc", "479670", "--html", "-"]);
+    assert!(
+        page.starts_with("<!DOCTYPE html>") && page.contains("479670"),
+        "{page}"
+    );
+    let card = in_dir(&["roll", "bodlaender-die", "--explain", "--html", "-"]);
+    assert!(card.starts_with("<!DOCTYPE html>"), "{card}");
+    let chart = in_dir(&["analyze", "bodlaender-die", "--plot", "-"]);
+    assert!(chart.starts_with("<svg"), "{chart}");
+    assert!(!dir.join("-").exists(), "a file named '-' was written");
+    let _ = std::fs::remove_dir_all(&dir);
+    let e = bad(&["show", "518", "--svg", "-", "--html", "-"]);
+    assert!(
+        e.contains("--svg - and --html - both ask for stdout"),
+        "{e}"
+    );
+    let e = bad(&["analyze", "bodlaender-die", "--plot", "-", "--json"]);
+    assert!(e.contains("--plot - and --json both ask for stdout"), "{e}");
 }
 
 #[test]

@@ -440,6 +440,23 @@ fn bad_inputs_name_the_culprit() {
         e.contains("the event name has 71 characters: at most 70"),
         "{e}"
     );
+    let e = fails_with(
+        &[
+            "event",
+            "new",
+            "--rounds",
+            "3",
+            "--name",
+            "Club\u{1}rapid",
+            "-o",
+            f,
+        ],
+        2,
+    );
+    assert!(
+        e.contains("the event name has a control character ('\\u{1}')"),
+        "{e}"
+    );
     assert!(!file.exists());
     stdout(&["event", "new", "--rounds", "3", "--secret", SECRET, "-o", f]);
     // Never overwrite a committed secret by accident.

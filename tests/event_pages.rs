@@ -621,6 +621,32 @@ fn the_projector_page_shows_the_start_on_screen_and_on_one_sheet() {
             "{args:?}: {lines:#?}"
         );
         check_diagram(&pdf, 1, board);
+        // A 4:3 and a 5:4 projector, and a screen higher than wide: the
+        // whole board is seen, and nothing runs into the right edge (the
+        // back rank in big letters did, past a scroll bar, with the board
+        // sized from the height alone).
+        for size in ["1024,768", "1280,1024", "768,1024"] {
+            browser(
+                c,
+                &html,
+                &[
+                    format!("--screenshot={}", png.display()),
+                    format!("--window-size={size}"),
+                ],
+            );
+            let img = read_png(&png);
+            let (_, seen) = read_board(&img);
+            assert_eq!(seen, want, "{args:?} at {size}");
+            let edge =
+                (0..img.height).flat_map(|y| (img.width - 12..img.width).map(move |x| (x, y)));
+            let marked = edge
+                .filter(|&(x, y)| img.rgb[y * img.width + x] != [255, 255, 255])
+                .count();
+            assert_eq!(
+                marked, 0,
+                "{args:?} at {size}: something reaches the right edge"
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

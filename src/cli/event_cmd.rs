@@ -26,7 +26,8 @@ impl From<EventError> for CliError {
             | EventError::BadCommitment(_)
             | EventError::RoundOutOfRange { .. }
             | EventError::RoundCount(_)
-            | EventError::NameTooLong(_) => CliError::Usage(e.to_string()),
+            | EventError::NameTooLong(_)
+            | EventError::NameNotPrintable(_) => CliError::Usage(e.to_string()),
         }
     }
 }
@@ -133,20 +134,28 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
         PaperArg::Letter => Paper::Letter,
     };
     let page = html::event_pack(&e, paper)?;
-    match a.output.as_ref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => write_file(path, &page)?,
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(page.as_bytes())?;
-            out.flush()?;
-        }
-    }
+    write_file(a.output.as_deref().unwrap_or(Path::new("-")), &page)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Write a page, naming the file on failure.
-pub(super) fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
-    fs::write(path, text).map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))
+/// Whether a file argument means stdout: `-`, as everywhere in this program.
+pub(super) fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Write a page (or chart) to `path`, or to stdout for `-`, naming the file
+/// on failure. `true` when it went to stdout: the command then prints
+/// nothing else there, so that `> page.html` keeps the page alone.
+pub(super) fn write_file(path: &Path, text: &str) -> Result<bool, CliError> {
+    if is_stdout(path) {
+        let mut out = io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(true);
+    }
+    fs::write(path, text)
+        .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
+    Ok(false)
 }
 
 /// `event reveal`: what to publish after the event.

@@ -158,10 +158,13 @@ pub struct IdnArgs {
 /// `chess960 show POSITION|N`
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Also write the back rank as an SVG board diagram to this file.
-    #[arg(long)]
+    /// Also write the start as an SVG diagram (the whole board, with its
+    /// number and back rank above it) to this file; `-`: to stdout, in place
+    /// of the description.
+    #[arg(long, value_name = "FILE.svg")]
     pub svg: Option<PathBuf>,
-    /// Also write a page for a projector (one landscape sheet printed) to this HTML file.
+    /// Also write a page for a projector (one landscape sheet printed) to
+    /// this HTML file; `-`: to stdout, in place of the description.
     #[arg(long, value_name = "FILE.html")]
     pub html: Option<PathBuf>,
     /// A Double Fischer Random start: a DFRC number, a FEN or two back ranks.
@@ -323,7 +326,8 @@ pub struct RollArgs {
     /// Print the procedure as a step-by-step card to take to the table.
     #[arg(long, conflicts_with_all = ["outcomes", "json", "seed"])]
     pub explain: bool,
-    /// With --explain: also write the card as an HTML page to print.
+    /// With --explain: also write the card as an HTML page to print (`-`: to
+    /// stdout, in place of the card's text).
     #[arg(long, value_name = "FILE.html", requires = "explain")]
     pub html: Option<PathBuf>,
     /// Print one JSON object: `scharnagl` and `fen` when complete, `next` when not.
@@ -342,7 +346,8 @@ pub struct AnalyzeArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Write the 960 probabilities as an SVG bar chart.
+    /// Write the 960 probabilities as an SVG bar chart (`-`: to stdout, in
+    /// place of the summary).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
 }

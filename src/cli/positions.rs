@@ -119,17 +119,11 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
         } else {
             startpos::parse_dfrc(t)?
         };
-        if let Some(path) = &a.svg {
-            let start = crate::backrank::DfrcStart::from_index(n)
-                .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
-            std::fs::write(
-                path,
-                crate::procedures::svg::diagram(&start.board(), &dfrc_caption(n, &start)),
-            )
-            .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
-        }
-        if let Some(path) = &a.html {
-            super::event_cmd::write_file(path, &crate::html::start_page(Numbered::Dfrc(n))?)?;
+        let start = crate::backrank::DfrcStart::from_index(n)
+            .ok_or(StartError::DfrcOutOfRange(n.to_string()))?;
+        let svg = || crate::procedures::svg::diagram(&start.board(), &dfrc_caption(n, &start));
+        if write_pages(a, svg, || crate::html::start_page(Numbered::Dfrc(n)))? {
+            return Ok(ExitCode::SUCCESS);
         }
         let mut out = BufWriter::new(io::stdout().lock());
         out.write_all(describe_dfrc(n)?.as_bytes())?;
@@ -141,18 +135,40 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
     } else {
         startpos::parse(t)?
     };
-    if let Some(path) = &a.svg {
-        let rank = crate::numbering::back_rank(n).map_err(|e| CliError::Usage(e.to_string()))?;
-        std::fs::write(path, crate::procedures::svg::board(&rank))
-            .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
-    }
-    if let Some(path) = &a.html {
-        super::event_cmd::write_file(path, &crate::html::start_page(Numbered::Chess960(n))?)?;
+    let rank = crate::numbering::back_rank(n).map_err(|e| CliError::Usage(e.to_string()))?;
+    let svg = || crate::procedures::svg::board(&rank);
+    if write_pages(a, svg, || crate::html::start_page(Numbered::Chess960(n)))? {
+        return Ok(ExitCode::SUCCESS);
     }
     let mut out = BufWriter::new(io::stdout().lock());
     out.write_all(describe(n)?.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `show`'s `--svg` and `--html` files; `true` when one went to stdout (`-`),
+/// in place of the description.
+fn write_pages(
+    a: &ShowArgs,
+    svg: impl FnOnce() -> String,
+    html: impl FnOnce() -> Result<String, StartError>,
+) -> Result<bool, CliError> {
+    use super::event_cmd::{is_stdout, write_file};
+    if let (Some(s), Some(h)) = (&a.svg, &a.html) {
+        if is_stdout(s) && is_stdout(h) {
+            return Err(CliError::Usage(
+                "--svg - and --html - both ask for stdout: give one of them a file".into(),
+            ));
+        }
+    }
+    let mut to_stdout = false;
+    if let Some(path) = &a.svg {
+        to_stdout |= write_file(path, &svg())?;
+    }
+    if let Some(path) = &a.html {
+        to_stdout |= write_file(path, &html()?)?;
+    }
+    Ok(to_stdout)
 }
 
 /// The text `show` prints for a start of either family.
@@ -188,7 +204,7 @@ fn describe(n: u32) -> Result<String, StartError> {
 /// The caption over a DFRC start's printed board: its number and both ranks.
 fn dfrc_caption(n: u32, start: &crate::backrank::DfrcStart) -> String {
     format!(
-        "DFRC {n} — White {} (Chess960 {}), Black {} (Chess960 {})",
+        "DFRC {n}\nWhite {} (Chess960 {})\nBlack {} (Chess960 {})",
         start.white,
         start.white.scharnagl(),
         start.black,

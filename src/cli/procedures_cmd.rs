@@ -2,7 +2,6 @@
 //! the manual procedures of [`crate::procedures`].
 
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{self, Write as _};
 use std::process::ExitCode;
 
@@ -132,7 +131,9 @@ pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
     let m = method(&a.method)?;
     if a.explain {
         if let Some(path) = &a.html {
-            super::event_cmd::write_file(path, &crate::html::card_page(m))?;
+            if super::event_cmd::write_file(path, &crate::html::card_page(m))? {
+                return Ok(ExitCode::SUCCESS);
+            }
         }
         emit(m.explain())?;
         return Ok(ExitCode::SUCCESS);
@@ -305,10 +306,16 @@ pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let m = method(&a.method)?;
+    if a.json && a.plot.as_deref().is_some_and(super::event_cmd::is_stdout) {
+        return Err(CliError::Usage(
+            "--plot - and --json both ask for stdout: give the chart a file".into(),
+        ));
+    }
     let s = summarize(m);
     if let Some(path) = &a.plot {
-        fs::write(path, svg::chart(&s))
-            .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
+        if super::event_cmd::write_file(path, &svg::chart(&s))? {
+            return Ok(ExitCode::SUCCESS);
+        }
     }
     if a.json {
         emit(&format!("{}\n", summary_json(&s, true)))?;

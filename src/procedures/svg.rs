@@ -132,6 +132,13 @@ pub fn chart(summary: &Summary) -> String {
     s
 }
 
+/// Fonts that carry the chess symbols, named so that a browser takes one of
+/// them rather than whatever its fallback finds (or nothing): DejaVu Sans on
+/// Linux, Segoe UI Symbol on Windows, Apple Symbols on macOS, Noto's symbol
+/// set where it is installed.
+pub const PIECE_FONTS: &str =
+    "'DejaVu Sans', 'Segoe UI Symbol', 'Apple Symbols', 'Noto Sans Symbols 2', 'Arial Unicode MS', sans-serif";
+
 /// The chess glyph of a role (the filled set; the diagram colours it).
 pub fn glyph(role: Role) -> char {
     match role {
@@ -156,29 +163,38 @@ pub fn board(rank: &BackRank) -> String {
 }
 
 /// A printable diagram of any board (a Double Fischer Random start too),
-/// White at the bottom, with `caption` above it (none when empty).
+/// White at the bottom, with `caption` above it (none when empty; one line
+/// of text for each line of the caption, since SVG text does not wrap and a
+/// line wider than the board is cut at both ends).
 pub fn diagram(b: &Board, caption: &str) -> String {
     const SQ: f64 = 60.0;
     const LEFT: f64 = 30.0;
-    let top: f64 = if caption.is_empty() { 10.0 } else { 50.0 };
+    const CAPTION_LINE: f64 = 22.0;
+    let lines: Vec<&str> = caption.lines().collect();
+    let top: f64 = if lines.is_empty() {
+        10.0
+    } else {
+        28.0 + CAPTION_LINE * lines.len() as f64
+    };
     let size = 8.0 * SQ;
     let width = LEFT + size + 20.0;
     let height = top + size + 40.0;
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="{PIECE_FONTS}">"#
     );
     let _ = writeln!(
         s,
         r#"<rect width="{width}" height="{height}" fill="white"/>"#
     );
-    if !caption.is_empty() {
+    for (i, line) in lines.iter().enumerate() {
         let _ = writeln!(
             s,
-            r#"<text x="{}" y="30" text-anchor="middle" font-size="16">{}</text>"#,
+            r#"<text x="{}" y="{}" text-anchor="middle" font-size="16">{}</text>"#,
             LEFT + size / 2.0,
-            escape(caption)
+            30.0 + CAPTION_LINE * i as f64,
+            escape(line)
         );
     }
     for row in 0..8u32 {
