@@ -246,10 +246,13 @@ fn a_slow_restart_does_not_hold_up_the_gui() {
     };
     play(&mut e, "go movetime 50");
     play(&mut e, "go movetime 50");
-    // The third go: the engine exits, is replaced, and restarts slowly.
+    // The third go: the engine exits, is replaced, and restarts slowly
+    // (on a loaded machine the go's 150 ms may pass before its exit is seen).
     let (before, _) = play(&mut e, "go movetime 50");
     assert!(
-        before.iter().any(|l| l.contains("the engine exited")),
+        before
+            .iter()
+            .any(|l| l.contains("the engine exited") || l.contains("did not answer in time")),
         "{before:?}"
     );
     let (before, took) = play(&mut e, "go wtime 1000 btime 1000");
@@ -433,6 +436,87 @@ fn an_engine_that_floods_its_output_holds_nothing_up() {
     let lines = lines_to_exit(&mut e);
     one_legal_bestmove(&mut e, &lines, "flood");
     assert!(asked.elapsed() < QUIT_BOUND, "{:?}", asked.elapsed());
+}
+
+/// An engine that answers late is stopped, not killed: the GUI gets the
+/// front-end's move in time, the late `bestmove` is dropped (with its
+/// `info`), and the next `go`, kept until then, is the engine's own answer,
+/// with no restart. (Killed and restarted, a late engine at a low clock made
+/// every later move late too.)
+#[test]
+fn a_late_engine_is_stopped_not_restarted() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = before_third_go("late");
+    e.send("position startpos");
+    e.send("go movetime 50");
+    let (before, first, _) = e.bestmove(REPLY);
+    assert!(
+        before.iter().any(|l| l.contains("did not answer in time")),
+        "{before:?}"
+    );
+    // At once, while the engine still thinks about the last one.
+    e.send(&format!("position startpos moves {first}"));
+    e.send("go movetime 2000");
+    let (before, second, _) = e.bestmove(REPLY);
+    assert!(
+        !before
+            .iter()
+            .any(|l| l.contains("answers with its own move") || l.contains("restarted")),
+        "{before:?}"
+    );
+    let start = shakmaty::Chess::default();
+    let played = support::legal_move(&start, &first, false).expect("the first move is legal");
+    let after = shakmaty::Position::play(start, played).expect("legal");
+    if let Err(why) = support::legal_move(&after, &second, false) {
+        e.fail(&format!("'{second}' after {first}: {why}"));
+    }
+    // Nothing more: the late answer was not given as a second bestmove.
+    e.send("isready");
+    let rest = e.expect("readyok", REPLY);
+    assert!(!rest.iter().any(|l| l.starts_with("bestmove")), "{rest:?}");
+}
+
+/// An engine that exits on an option the GUI set is not restarted without
+/// end: after three exits in a row the front-end says so, naming the
+/// options, answers the GUI's `isready` at once and every `go` itself.
+#[test]
+fn an_engine_that_dies_on_an_option_is_given_up_on() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["crash"]);
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Crash value 1");
+    let asked = std::time::Instant::now();
+    e.send("isready");
+    let before = e.expect("readyok", REPLY);
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string error: engine")
+                && l.contains("exited 3 times in a row before answering anything")
+                && l.contains("Hash, Crash")),
+        "{before:?}"
+    );
+    e.send("position startpos");
+    e.send("go movetime 50");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert!(
+        before
+            .iter()
+            .any(|l| l.contains("answers with its own move")),
+        "{before:?}"
+    );
+    if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &best, false) {
+        e.fail(&format!("'{best}': {why}"));
+    }
 }
 
 /// A GUI's `isready` that the engine took with it when it failed is

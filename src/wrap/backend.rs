@@ -30,6 +30,19 @@ pub enum StartError {
         /// The operating system's reason.
         reason: String,
     },
+    /// It exited again and again, each time before it answered anything:
+    /// it dies on something the GUI set (Debian's Ethereal 12 on
+    /// `SyzygyPath`, which XBoard sets by default), and starting it again
+    /// with the same options would not end.
+    #[error("engine '{command}' exited {count} times in a row before answering anything (the options the GUI set, replayed at each start: {options})")]
+    ExitsInARow {
+        /// The command as given.
+        command: String,
+        /// Exits in a row.
+        count: u32,
+        /// The names of the options replayed, or "none".
+        options: String,
+    },
     /// It ran but did not complete the `uci` handshake.
     #[error("engine '{command}' did not answer 'uci' with 'uciok' within {seconds} s ({what})")]
     Handshake {
@@ -72,6 +85,8 @@ pub struct Backend {
     shown: String,
     /// Lines for the engine kept until its `uciok` (`None` after it).
     waiting: Option<Vec<Kept>>,
+    /// Lines kept while a late `bestmove` is awaited (see [`Backend::hold`]).
+    held: Option<Vec<Kept>>,
     /// When the handshake fails for want of `uciok`.
     handshake_deadline: Instant,
 }
@@ -173,6 +188,7 @@ impl Backend {
             declares_chess960: false,
             chess960_sent: None,
             waiting: Some(Vec::new()),
+            held: None,
             handshake_deadline: Instant::now() + HANDSHAKE_TIMEOUT,
         };
         backend.write("uci", log);
@@ -201,7 +217,14 @@ impl Backend {
             self.declare(line);
             return false;
         }
-        for kept in self.waiting.take().unwrap_or_default() {
+        let kept = self.waiting.take().unwrap_or_default();
+        self.write_kept(kept, log);
+        true
+    }
+
+    /// Send lines kept, each `go` with the time it waited taken off.
+    fn write_kept(&mut self, kept: Vec<Kept>, log: &Log) {
+        for kept in kept {
             // UCI_Chess960 was kept before it was known to be declared.
             let chess960 = kept.line.starts_with(SET_CHESS960);
             if chess960 && !self.declares_chess960 {
@@ -216,7 +239,45 @@ impl Backend {
             };
             self.write(&line, log);
         }
-        true
+    }
+
+    /// Keep the lines sent from now on until [`Backend::release`]: the
+    /// engine was told to stop a search already answered, and its
+    /// `bestmove` must come before it is given another `go`, or no answer
+    /// could be told from the next.
+    pub fn hold(&mut self) {
+        self.held.get_or_insert_with(Vec::new);
+    }
+
+    /// Whether lines are kept by [`Backend::hold`].
+    pub fn holding(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Drop the `go`s kept by [`Backend::hold`]: their searches were
+    /// answered by the front-end.
+    pub fn drop_held_gos(&mut self) {
+        if let Some(held) = self.held.as_mut() {
+            held.retain(|k| k.clock.is_none() && !k.line.starts_with("go"));
+        }
+    }
+
+    /// Give what [`Backend::hold`] kept to `next`, the engine started in
+    /// this one's place: sent after its handshake, with the time it waited
+    /// taken off.
+    pub fn hand_held_to(&mut self, next: &mut Backend) {
+        let held = self.held.take().unwrap_or_default();
+        match next.waiting.as_mut() {
+            Some(waiting) => waiting.extend(held),
+            None => next.held.get_or_insert_with(Vec::new).extend(held),
+        }
+    }
+
+    /// Send what [`Backend::hold`] kept (the late `bestmove` came).
+    pub fn release(&mut self, log: &Log) {
+        if let Some(kept) = self.held.take() {
+            self.write_kept(kept, log);
+        }
     }
 
     /// Kill the engine and say why its handshake failed.
@@ -246,6 +307,11 @@ impl Backend {
         }
     }
 
+    /// The command as given, for messages.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
     /// Send one line, or keep it until `uciok` during the handshake (a dead
     /// engine is noticed by its reader thread).
     pub fn send(&mut self, line: &str, log: &Log) {
@@ -257,7 +323,7 @@ impl Backend {
     /// it waited taken off that field, so that the engine sees the clock
     /// the GUI's has become.
     pub fn send_go(&mut self, line: &str, clock: Option<&'static str>, log: &Log) {
-        match self.waiting.as_mut() {
+        match self.waiting.as_mut().or(self.held.as_mut()) {
             Some(kept) => kept.push(Kept {
                 line: line.to_owned(),
                 at: Instant::now(),

@@ -39,6 +39,20 @@ use backend::{Backend, StartError, OWN_OPTIONS};
 /// answers it itself and restarts the engine.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long an engine whose time is up may take to answer the `stop` it is
+/// sent before it is restarted. A late engine is stopped, not killed, and
+/// its late answer dropped: a restart costs more than the lateness (175 ms
+/// for Stockfish), and at low clocks every later move then came late too
+/// (18 of 20 moves replaced on a 300 ms clock after one late move).
+pub const LATE_ANSWER_GRACE: Duration = Duration::from_secs(2);
+
+/// Exits in a row, each before the engine answered anything (`bestmove`,
+/// `readyok`), after which it is not started again and the front-end answers
+/// every `go` itself. An engine that dies on an option the GUI set was
+/// restarted with it without end (380 processes in 15 s), and the GUI's
+/// `isready` never answered.
+pub const MAX_EXITS_IN_A_ROW: u32 = 3;
+
 /// How long `quit` waits for the engine to exit before killing it; what
 /// it writes meanwhile (the count of a `go perft` it finishes) still
 /// reaches the GUI.
@@ -185,6 +199,9 @@ struct Search {
     /// When the clock of the `go` started (`ponderhit` restarts it).
     started: Instant,
     deadline: Option<Instant>,
+    /// Whether its `go` reached the engine (or waits for its handshake),
+    /// rather than kept while a late answer is awaited.
+    given: bool,
 }
 
 /// The front-end.
@@ -215,6 +232,14 @@ struct Front {
     early_answer: Option<String>,
     ready_pending: usize,
     ready_deadline: Option<Instant>,
+    /// `bestmove`s still to come for searches the front-end answered
+    /// itself when the engine's time was up: dropped when they come, with
+    /// the `info` lines before them.
+    late_answers: usize,
+    /// By when the late engine must have given them; else it is restarted.
+    late_deadline: Option<Instant>,
+    /// Exits of the engine since it last answered anything.
+    exits_in_a_row: u32,
     own: Engine,
     /// Set at `quit` or end of input: an engine that fails now is not
     /// restarted.
@@ -251,9 +276,16 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         early_answer: None,
         ready_pending: 0,
         ready_deadline: None,
+        late_answers: 0,
+        late_deadline: None,
+        exits_in_a_row: 0,
         own: Engine::new(FALLBACK_HASH_MB),
         quitting: false,
     };
+    // One short search before the GUI's first `go`: the own engine's first
+    // search pays for its first allocations and thread (about 50 ms on a
+    // loaded machine), which a replacement at a low clock cannot spare.
+    let _ = front.own.quick_move(&Game::default(), FALLBACK_MIN_MS);
     front.run();
     Ok(())
 }
@@ -314,6 +346,7 @@ impl Front {
                     if self.backend.as_ref().is_some_and(Backend::in_handshake) {
                         self.start_failed("it exited");
                     } else {
+                        self.exits_in_a_row += 1;
                         self.replace_all("the engine exited");
                     }
                 }
@@ -326,7 +359,7 @@ impl Front {
     fn next_deadline(&self) -> Option<Instant> {
         let search = self.searches.front().and_then(|s| s.deadline);
         let handshake = self.backend.as_ref().and_then(Backend::handshake_deadline);
-        [search, self.ready_deadline, handshake]
+        [search, self.ready_deadline, handshake, self.late_deadline]
             .into_iter()
             .flatten()
             .min()
@@ -357,7 +390,46 @@ impl Front {
             .and_then(|s| s.deadline)
             .is_some_and(|d| d <= now)
         {
-            self.replace_all("the engine did not answer in time");
+            self.answer_late("the engine did not answer in time");
+        }
+        if self.late_deadline.is_some_and(|d| d <= now) {
+            self.late_deadline = None;
+            // A restarting engine is not killed: its handshake has its own
+            // limit, and the `stop` goes out after its `uciok`.
+            if self.late_answers > 0 && !self.backend.as_ref().is_some_and(Backend::in_handshake) {
+                self.send_gui(&format!(
+                    "info string the engine did not stop within {} s after its time was up; it is restarted",
+                    LATE_ANSWER_GRACE.as_secs()
+                ));
+                self.restart();
+            }
+        }
+    }
+
+    /// The oldest search's time is up: every waiting `go` is answered with
+    /// our own move and the engine told to stop; its answers to the `go`s it
+    /// was given are dropped when they come, and what the GUI sends until
+    /// then is kept for it (see [`LATE_ANSWER_GRACE`]).
+    fn answer_late(&mut self, why: &str) {
+        // An answer held back already came for the oldest search.
+        let answered = usize::from(self.early_answer.take().is_some());
+        let given = self.searches.iter().filter(|s| s.given).count();
+        while let Some(search) = self.searches.pop_front() {
+            self.replace(&search, why);
+        }
+        self.late_answers += given.saturating_sub(answered);
+        if let Some(b) = self.backend.as_mut() {
+            b.drop_held_gos();
+        }
+        if self.late_answers > 0 {
+            self.send_engine("stop");
+            if let Some(b) = self.backend.as_mut() {
+                b.hold();
+            }
+            // Not moved on by later searches: an engine that answers
+            // nothing is restarted in the end.
+            self.late_deadline
+                .get_or_insert(Instant::now() + LATE_ANSWER_GRACE);
         }
     }
 
@@ -634,6 +706,7 @@ impl Front {
             style,
             go: g.clone(),
             started,
+            given: self.backend.as_ref().is_some_and(|b| !b.holding()),
         };
         self.searches.push_back(search);
         if let Some(b) = self.backend.as_mut() {
@@ -645,6 +718,25 @@ impl Front {
 
     fn on_engine(&mut self, line: &str) {
         self.log.line("engine>", line);
+        if line.starts_with("bestmove") || line == "readyok" {
+            self.exits_in_a_row = 0;
+        }
+        if self.late_answers > 0 && (line.starts_with("bestmove") || line.starts_with("info")) {
+            // Of a search already answered: its moves are not the GUI's now.
+            if line.starts_with("bestmove") {
+                self.late_answers -= 1;
+                if self.late_answers == 0 {
+                    self.late_deadline = None;
+                    if let Some(b) = self.backend.as_mut() {
+                        b.release(&self.log);
+                    }
+                    for s in &mut self.searches {
+                        s.given = true;
+                    }
+                }
+            }
+            return;
+        }
         if line.starts_with("bestmove") {
             self.on_bestmove(line);
         } else if line.starts_with("info") {
@@ -745,10 +837,39 @@ impl Front {
     /// and the time limits of the `go`s run from their arrival, so a slow
     /// start is paid by the engine's time, not by the GUI's clock.
     fn restart(&mut self) {
-        if let Some(mut old) = self.backend.take() {
+        let shown = self.backend.as_ref().map(|b| b.shown().to_owned());
+        let mut old = self.backend.take();
+        if let Some(old) = old.as_mut() {
             old.kill();
         }
+        // The new engine answers none of the old one's searches.
+        self.late_answers = 0;
+        self.late_deadline = None;
         if self.quitting {
+            return;
+        }
+        if self.exits_in_a_row >= MAX_EXITS_IN_A_ROW {
+            let Some(shown) = shown else {
+                // Given up on before, and said so then.
+                return;
+            };
+            let names: Vec<&str> = self
+                .set_options
+                .iter()
+                .map(|(_, line)| {
+                    let rest = line.split_once(" name ").map_or("", |(_, r)| r);
+                    rest.split_once(" value ").map_or(rest, |(n, _)| n).trim()
+                })
+                .collect();
+            self.no_engine(&StartError::ExitsInARow {
+                command: shown,
+                count: self.exits_in_a_row,
+                options: if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                },
+            });
             return;
         }
         self.generation += 1;
@@ -757,12 +878,22 @@ impl Front {
                 for (_, line) in &self.set_options {
                     b.send(line, &self.log);
                 }
+                // What the GUI sent while a late answer was awaited (a
+                // position and its go) goes to the new engine.
+                if let Some(old) = old.as_mut() {
+                    old.hand_held_to(&mut b);
+                }
+                for s in &mut self.searches {
+                    s.given = true;
+                }
                 // The old engine took the GUI's isready with it: the new
                 // one answers it once its handshake is done.
                 for _ in 0..self.ready_pending {
                     b.send("isready", &self.log);
                 }
-                if self.ready_pending > 0 {
+                // The GUI's wait is not extended: an engine restarted
+                // again and again never answered it.
+                if self.ready_pending > 0 && self.ready_deadline.is_none() {
                     self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
                 }
                 self.backend = Some(b);

@@ -18,6 +18,9 @@ Modes:
            3 s to start: `slow MARKER`, the file MARKER is made by the first one
   early    answers `go ponder` and `go infinite` at once instead of at `stop` or `ponderhit`
   flood    at every go, writes info lines without pause and never answers
+  late     answers its 3rd go 0.5 s late, whatever the limit (a stop waits too)
+  crash    exits when it is sent `setoption name Crash`, at every start (as Debian's
+           Ethereal 12 does on SyzygyPath)
   ok       none of the above (king-takes-rook, reads everything)
 
 In every other mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`,
@@ -96,6 +99,8 @@ def main():
             print("option name UCI_Chess960 type check default false")
             print("option name Hash type spin default 16 min 1 max 1024")
             print("uciok", flush=True)
+        elif cmd == "setoption" and mode == "crash" and words[1:3] == ["name", "Crash"]:
+            sys.exit(4)
         elif cmd == "isready":
             print("readyok", flush=True)
         elif cmd == "position":
@@ -121,6 +126,8 @@ def main():
                 sys.exit(0)
             if gos == 3 and mode == "hang":
                 continue
+            if gos == 3 and mode == "late":
+                time.sleep(0.5)
             legal = list(board.legal_moves)
             if not legal:
                 print("bestmove 0000", flush=True)
