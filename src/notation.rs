@@ -85,12 +85,18 @@ pub struct LenientFen {
     /// An en passant square no pawn can have just passed over (`d6` with
     /// no black pawn on d5), dropped as Stockfish and python-chess drop it.
     pub dropped_ep: Option<shakmaty::Square>,
+    /// More material than a game can reach (nine pawns, three rooks beside
+    /// eight pawns): read anyway, as Stockfish and XBoard's adapters play
+    /// such set-ups, where refusing left the GUI a `bestmove 0000` that
+    /// polyglot turns into a resignation and UCI2WB into a stalemate.
+    pub too_much_material: bool,
 }
 
 /// Read a FEN as [`parse_fen`] does, except that castling rights no rook
 /// (or no king on its back rank) backs, and an en passant square no pawn
 /// can have just passed over, are dropped instead of refused, as
-/// python-chess reads them. GUIs send such FENs (PyChess has turned an
+/// python-chess reads them, and more material than a game can reach is
+/// read as it is. GUIs send such FENs (PyChess has turned an
 /// X-FEN `KQkq` into `DAda` for a start whose rooks stand on a and h); the
 /// game the GUI plays is the one without those rights, and keeping them
 /// (Stockfish 15.1 does) makes castles with no rook.
@@ -104,6 +110,7 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
                 position,
                 dropped: Vec::new(),
                 dropped_ep: None,
+                too_much_material: false,
             })
         }
         Err(e @ FenError::Syntax { .. }) => return Err(e),
@@ -116,11 +123,16 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
         return Err(strict);
     };
     let setup = parsed.as_setup().clone();
+    let too_much_material = matches!(
+        parsed.clone().into_position::<Chess>(CastlingMode::Chess960),
+        Err(e) if e.kinds().contains(shakmaty::PositionErrorKinds::TOO_MUCH_MATERIAL)
+    );
     let position = match parsed.into_position::<Chess>(CastlingMode::Chess960) {
         Ok(p) => p,
         Err(e) => e
             .ignore_invalid_castling_rights()
             .or_else(PositionError::ignore_invalid_ep_square)
+            .or_else(PositionError::ignore_too_much_material)
             .map_err(|_| strict)?,
     };
     let dropped_ep = setup
@@ -146,6 +158,7 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
         position,
         dropped,
         dropped_ep,
+        too_much_material,
     })
 }
 
@@ -627,6 +640,20 @@ mod tests {
         );
         assert!(is_move_text("O-O-O") && is_move_text("e7e8q") && !is_move_text("0000"));
         assert!(!is_move_text("O-O-O-O") && !is_move_text("o-o"));
+    }
+
+    #[test]
+    fn too_much_material_is_read_and_said() {
+        // Three rooks beside eight pawns (a promotion needs a pawn less).
+        let fen = "r2rk2r/pppppppp/8/8/8/8/PPPPPPPP/R2RK2R w DHdh - 0 1";
+        assert!(parse_fen(fen).is_err());
+        let read = parse_fen_lenient(fen).expect("read leniently");
+        assert!(read.too_much_material && read.dropped.is_empty());
+        assert!(!read.position.legal_moves().is_empty());
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert!(!parse_fen_lenient(start).expect("valid").too_much_material);
+        // Anything else wrong is still refused: two white kings.
+        assert!(parse_fen_lenient("4k3/8/8/8/8/8/8/K3K3 w - - 0 1").is_err());
     }
 
     #[test]

@@ -152,6 +152,12 @@ impl Positions {
                         read.dropped.join("; ")
                     ));
                 }
+                if read.too_much_material {
+                    lines.push(
+                        "info string the FEN has more material than a game can reach; read as it is"
+                            .to_owned(),
+                    );
+                }
                 if let Some(sq) = read.dropped_ep {
                     lines.push(format!(
                         "info string en passant square {sq} dropped from the FEN: no pawn can have just passed over it"

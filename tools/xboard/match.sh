@@ -19,6 +19,8 @@
 # Exit 0 when every game is good, 1 otherwise, 2 on usage errors.
 #
 # PONDER=true lets the engines ponder (off by default, see below).
+# TIMEOUT=SECONDS ends XBoard then (default: 2 * SECONDS + 120 a game, and 60 more): an adapter
+# that hangs (an engine it waits on forever) fails the run instead of holding it up for good.
 # Starts: XBoard draws a Chess960 start for every game; with POSITIONS=FILE (one FEN per line)
 # the games start from the file's positions instead, each played twice with colours reversed.
 #
@@ -78,7 +80,8 @@ fi
 # Pondering is off unless PONDER=true: through uci2wb on a loaded machine, pondering games now and
 # then lost an engine's own last move from the position the adapter sent it (XBoard then forfeits
 # the engine's next move), a fault of the adapter's threads, not of the engines.
-HOME="$OUT" xvfb-run -a xboard -noGUI -variant fischerandom -mg "$GAMES" -tc "0:$SECS" -inc "$INC" "${START[@]}" \
+HOME="$OUT" timeout -k 10 "${TIMEOUT:-$(( GAMES * (2 * SECS + 120) + 60 ))}" \
+  xvfb-run -a xboard -noGUI -variant fischerandom -mg "$GAMES" -tc "0:$SECS" -inc "$INC" "${START[@]}" \
   -ponderNextMove "${PONDER:-false}" \
   -fcp "$FCP" -fd "$OUT" -scp "$SCP" -sd "$OUT" -sgf "$OUT/games.pgn" -xexit -autoCallFlag true \
   -saveSettingsOnExit false -debug -nameOfDebugFile "$OUT/debug.txt" > "$OUT/xboard.out" 2>&1 || true
