@@ -1516,6 +1516,36 @@ fn a_static_set_is_made_recorded_and_checked() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("checksum matches"), "{err}");
 
+    // A part's lock held by a live run is left alone; one whose run is
+    // gone (killed) is taken over.
+    std::fs::remove_dir_all(&static_dir).unwrap();
+    let lock = layout.data.join("locks/static-s1");
+    std::fs::create_dir_all(&lock).unwrap();
+    std::fs::write(lock.join("pid"), format!("{}\n", std::process::id())).unwrap();
+    let (code, err) = run(&["t"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "part s1: being labelled by another run (process {})",
+            std::process::id()
+        )),
+        "{err}"
+    );
+    let mut gone = Command::new("true").spawn().expect("true");
+    let gone_pid = gone.id();
+    gone.wait().unwrap();
+    std::fs::write(lock.join("pid"), format!("{gone_pid}\n")).unwrap();
+    let (code, err) = run(&["t"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "part s1: the lock of run {gone_pid}, which is gone, taken over"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("checksum matches"), "{err}");
+    assert!(!lock.exists(), "the lock is removed after the part: {err}");
+
     std::fs::remove_file(static_dir.join("t.txt")).unwrap();
     set_row(
         &name,

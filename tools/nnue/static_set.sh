@@ -60,11 +60,21 @@ for id in "${todo[@]}"; do
   fi
   lock="$D/locks/static-$id"
   if ! mkdir "$lock" 2>/dev/null; then
-    stamp "part $id: being labelled by another run, skipped"
-    busy+=("$id")
-    continue
+    # A lock whose run is gone (killed, or the machine restarted) is taken over: it holds the
+    # run's process id, and no process has it any more.
+    holder="$(cat "$lock/pid" 2>/dev/null || true)"
+    if [ -n "$holder" ] && ! kill -0 "$holder" 2>/dev/null; then
+      stamp "part $id: the lock of run $holder, which is gone, taken over"
+      rm -rf "$lock"
+      mkdir "$lock"
+    else
+      stamp "part $id: being labelled by another run${holder:+ (process $holder)}, skipped (a lock with no run: remove $lock)"
+      busy+=("$id")
+      continue
+    fi
   fi
-  trap 'rmdir "$lock" 2>/dev/null || true' EXIT
+  echo $$ > "$lock/pid"
+  trap 'rm -rf "$lock" 2>/dev/null || true' EXIT
   quiet="$D/chunks/$id/quiet.txt"
   # A pass's quiet positions are written whole (so on disk means complete); a chunk's `quiet` is
   # a no-op when they are there.
@@ -77,7 +87,7 @@ for id in "${todo[@]}"; do
   stamp "part $id: $(wc -l < "$quiet") positions labelled by $teacher's static evaluation"
   python3 "$ROOT/tools/tune/label.py" "$quiet" "$out.tmp" --static --stockfish "$TEACHER"
   mv "$out.tmp" "$out"
-  rmdir "$lock"
+  rm -rf "$lock"
   trap - EXIT
 done
 [ ${#busy[@]} -eq 0 ] || die "parts ${busy[*]} are being labelled by another run; run this again once it ends"
