@@ -47,6 +47,16 @@ pub enum StartError {
     /// Black's back rank of a DFRC start breaks a rule.
     #[error("black's {0}")]
     BlackRankRule(RankError),
+    /// Two DFRC back ranks whose case says Black's came first (`bbqnnrkr
+    /// RNBQKBNR`): White's rank comes first, and reading them in the order
+    /// given would silently name another start.
+    #[error("'{first} {second}' gives Black's rank (lower case) first: give White's rank first, '{second} {first}'")]
+    RanksSwapped {
+        /// The first rank as typed.
+        first: String,
+        /// The second rank as typed.
+        second: String,
+    },
     /// A FEN with a number of fields other than 4 or 6.
     #[error("a start-position FEN has 4 or 6 fields, found {0}")]
     FieldCount(usize),
@@ -462,6 +472,13 @@ pub fn parse_dfrc_number(text: &str) -> Result<u32, StartError> {
 fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     let ranks = |w: &str, b: &str| -> Result<DfrcStart, StartError> {
+        let all = |s: &str, f: fn(&u8) -> bool| s.bytes().all(|c| f(&c));
+        if all(w, u8::is_ascii_lowercase) && all(b, u8::is_ascii_uppercase) {
+            return Err(StartError::RanksSwapped {
+                first: w.to_owned(),
+                second: b.to_owned(),
+            });
+        }
         Ok(DfrcStart {
             white: parse_back_rank(w)?,
             black: parse_back_rank(b).map_err(blacks)?,
@@ -819,7 +836,16 @@ mod tests {
         assert_eq!(parse_dfrc("RNBQKBNR"), Ok(classical));
         assert_eq!(parse_dfrc("RNBQKBNR rnbqkbnr"), Ok(classical));
         assert_eq!(parse_dfrc("RNBQKBNR/bbqnnrkr"), Ok(518));
-        assert_eq!(parse_dfrc("bbqnnrkr RNBQKBNR"), Ok(960 * 518));
+        assert_eq!(parse_dfrc("BBQNNRKR RNBQKBNR"), Ok(960 * 518));
+        assert_eq!(parse_dfrc("BBQNNRKR rnbqkbnr"), Ok(960 * 518));
+        // Case that says Black's rank came first is refused, not read in
+        // the order given (which named 960 * 518 where 518 was meant).
+        for swapped in ["bbqnnrkr RNBQKBNR", "bbqnnrkr/RNBQKBNR"] {
+            assert!(
+                matches!(parse_dfrc(swapped), Err(StartError::RanksSwapped { .. })),
+                "{swapped}"
+            );
+        }
         for n in [0, 518, 960 * 518, 123_456, DFRC_COUNT - 1] {
             let pos = dfrc_position(n).unwrap();
             let fen = notation::shredder_fen(&pos);

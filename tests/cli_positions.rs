@@ -412,6 +412,42 @@ fn openings_writes_a_file() {
         text,
         ok(&["openings", "--count", "3", "--seed", "5", "--format", "pgn"])
     );
+    // The format from the file's name; a name that contradicts --format is
+    // refused (a match runner would read the file by its name).
+    let named = dir.join("named.PGN");
+    ok(&[
+        "openings",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "-o",
+        named.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read_to_string(&named).unwrap(), text);
+    let wrong = dir.join("wrong.epd");
+    let e = bad(&[
+        "openings",
+        "--all",
+        "--format",
+        "pgn",
+        "-o",
+        wrong.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("--format pgn and the file name") && e.contains("disagree"),
+        "{e}"
+    );
+    assert!(!wrong.exists());
+    // Replaced whole: no temporary file is left beside it.
+    ok(&["openings", "--count", "5", "--seed", "6", "-o", p]);
+    let five = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(five.matches("[Variant \"fischerandom\"]").count(), 5);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
     let missing = dir.join("no/such/dir/book.epd");
     let err = failed(&["openings", "--all", "-o", missing.to_str().unwrap()]);
@@ -692,6 +728,11 @@ fn dfrc_numbering_both_ways() {
         );
     }
     assert_eq!(ok(&["idn", "--dfrc", "RNBQKBNR"]).trim(), "497798");
+    // Black's rank first, by its case: refused, not read as White's (which
+    // named 497280 where 518 was meant).
+    let e = bad(&["idn", "--dfrc", "bbqnnrkr", "RNBQKBNR"]);
+    assert!(e.contains("gives Black's rank (lower case) first"), "{e}");
+    assert_eq!(ok(&["idn", "--dfrc", "RNBQKBNR", "bbqnnrkr"]).trim(), "518");
     for line in ok(&["random", "--dfrc", "--count", "20", "--seed", "3"]).lines() {
         let (n, fen) = line.split_once(' ').expect("N FEN");
         assert_eq!(ok(&["idn", "--dfrc", fen]).trim(), n, "{line}");

@@ -971,6 +971,62 @@ fn long_perft_answers_isready_and_stops() {
     e.expect(&format!("Nodes searched: {d5}"), REPLY);
 }
 
+/// A level's node limit ends the search, not the wait: `go ponder` and
+/// `go infinite` answer only at `ponderhit` or `stop`, as UCI has it (at
+/// `UCI_Elo` 1500 the engine answered a `go ponder` 2 ms after it, and
+/// python-chess's `analysis()` ended by itself).
+#[test]
+fn a_node_limit_does_not_end_a_ponder_or_infinite_search() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_LimitStrength value true");
+    e.ask("setoption name UCI_Elo value 1500");
+    for (go, end) in [
+        ("go ponder wtime 60000 btime 60000", "ponderhit"),
+        ("go infinite", "stop"),
+        ("go ponder nodes 2000", "stop"),
+    ] {
+        e.ask("position startpos960 518");
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(400));
+        let early = e.drain(Duration::from_millis(10));
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: answered before {end}: {early:?}"
+        );
+        e.send(end);
+        let (_, best, _) = e.bestmove(REPLY);
+        legal_move(&Chess::default(), &best, true).unwrap_or_else(|m| e.fail(&m));
+    }
+}
+
+/// The time pondered counts against the soft target: after pondering
+/// longer than it (2 s against about 1.2 s at 30 s on the clock), a
+/// `ponderhit` is answered at once; before, the clock started again at the
+/// `ponderhit` and the answer took at least the whole target more.
+#[test]
+fn a_long_ponder_is_answered_at_once_on_ponderhit() {
+    let mut e = Engine::start();
+    e.ask("setoption name Ponder value true");
+    e.ask("position startpos960 518 moves e2e4");
+    let pos = e.position();
+    e.send("go ponder wtime 30000 btime 30000");
+    std::thread::sleep(Duration::from_millis(2000));
+    let early = e.drain(Duration::from_millis(10));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (_, best, _) = e.bestmove(REPLY);
+    assert!(
+        t.elapsed() < Duration::from_millis(800),
+        "ponderhit -> bestmove took {:?}",
+        t.elapsed()
+    );
+    legal_move(&pos, &best, true).unwrap_or_else(|m| e.fail(&m));
+}
+
 #[test]
 fn ponder_then_ponderhit_plays_within_the_clock() {
     let mut e = Engine::start();

@@ -132,7 +132,8 @@ pub struct FenArgs {
     /// Write the castling field as Shredder-FEN (`HAha`) instead of X-FEN (`KQkq`).
     #[arg(long)]
     pub shredder: bool,
-    /// Numbering scheme of N: scharnagl (0..959), scharnagl-1 (1..960) or fritz (1..960).
+    /// Numbering scheme of N: scharnagl (0..959), scharnagl-1 (1..960: 960
+    /// stands for 0, the rest as Scharnagl's) or fritz (1..960).
     #[arg(long, default_value = "scharnagl")]
     pub scheme: String,
     /// N is a Double Fischer Random start, white + 960 * black (0..921599).
@@ -204,6 +205,16 @@ pub enum OpeningsFormat {
     Pgn,
 }
 
+impl OpeningsFormat {
+    /// The name `--format` takes, which is also the file extension.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpeningsFormat::Epd => "epd",
+            OpeningsFormat::Pgn => "pgn",
+        }
+    }
+}
+
 /// `chess960 openings (--all | --count K [--seed S]) [--shredder] [--format epd|pgn] [-o FILE]`
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("which").required(true).args(["all", "count"])))]
@@ -220,10 +231,11 @@ pub struct OpeningsArgs {
     /// Write Shredder-FEN castling fields.
     #[arg(long)]
     pub shredder: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OpeningsFormat::Epd)]
-    pub format: OpeningsFormat,
-    /// Output file (stdout when omitted or `-`).
+    /// Output format [default: from -o's name, `.pgn` for pgn, else epd].
+    #[arg(long, value_enum)]
+    pub format: Option<OpeningsFormat>,
+    /// Output file (stdout when omitted or `-`), written whole or not at all
+    /// (an existing file is replaced only once the new one is complete).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
     /// Double Fischer Random starts (with --count; `id "dfrc #N";`).

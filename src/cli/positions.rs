@@ -265,6 +265,33 @@ pub fn random(a: &RandomArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The openings file's format: `--format`, else the output file's
+/// extension (`.pgn`), else EPD. A `--format` the file name contradicts
+/// (`--format pgn -o book.epd`) is refused: a match runner told the
+/// extension's format would fail on the file.
+fn openings_format(a: &OpeningsArgs) -> Result<OpeningsFormat, CliError> {
+    let extension = a
+        .output
+        .as_ref()
+        .and_then(|p| p.extension())
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let named = match extension.as_deref() {
+        Some("pgn") => Some(OpeningsFormat::Pgn),
+        Some("epd") => Some(OpeningsFormat::Epd),
+        _ => None,
+    };
+    match (a.format, named) {
+        (Some(f), Some(n)) if f != n => Err(CliError::Usage(format!(
+            "--format {} and the file name '{}' disagree: give the file a .{} name or drop --format",
+            f.name(),
+            a.output.as_ref().map_or(String::new(), |p| p.display().to_string()),
+            f.name()
+        ))),
+        (Some(f), _) | (None, Some(f)) => Ok(f),
+        (None, None) => Ok(OpeningsFormat::Epd),
+    }
+}
+
 /// `chess960 openings (--all | --count K [--seed S]) [--shredder]
 /// [--format epd|pgn] [-o FILE]`: an openings file for match runners.
 pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
@@ -280,7 +307,7 @@ pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
         }
         (false, None) => return Err(CliError::Usage("give --all or --count K".into())),
     };
-    let format = match a.format {
+    let format = match openings_format(a)? {
         OpeningsFormat::Epd => Format::Epd,
         OpeningsFormat::Pgn => Format::Pgn,
     };
@@ -288,15 +315,42 @@ pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
     // `-o -` is standard output, as for most Unix tools.
     match a.output.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(path) => {
-            let file = File::create(path)
-                .map_err(|e| CliError::Io(format!("cannot create '{}': {e}", path.display())))?;
-            let mut out = BufWriter::new(file);
-            openings::write(&mut out, numbers, format, style).map_err(|e| match e {
-                OpeningsError::Io(io) => {
+            // Written beside the file and renamed over it when complete: a
+            // failure (a full disk) leaves the book that was there, not half
+            // of a new one a match runner would take for whole.
+            let name = path
+                .file_name()
+                .map_or_else(|| "openings".into(), |n| n.to_string_lossy().into_owned());
+            // A device or pipe (`-o /dev/stdout`) is written in place.
+            let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+            let tmp = if special {
+                path.clone()
+            } else {
+                path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+            };
+            let written = (|| {
+                let file = File::create(&tmp).map_err(|e| {
+                    CliError::Io(format!("cannot create '{}': {e}", path.display()))
+                })?;
+                let mut out = BufWriter::new(file);
+                let io_error = |io: io::Error| {
                     CliError::Io(format!("cannot write '{}': {io}", path.display()))
+                };
+                openings::write(&mut out, numbers, format, style).map_err(|e| match e {
+                    OpeningsError::Io(io) => io_error(io),
+                    other => other.into(),
+                })?;
+                let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
+                if special {
+                    return Ok(());
                 }
-                other => other.into(),
-            })?;
+                file.sync_all().map_err(io_error)?;
+                std::fs::rename(&tmp, path).map_err(io_error)
+            })();
+            if written.is_err() && !special {
+                let _ = std::fs::remove_file(&tmp);
+            }
+            written?;
         }
         None => {
             let mut out = BufWriter::new(io::stdout().lock());

@@ -78,8 +78,14 @@ pub struct Limits {
 /// Shared switches between the UCI thread and the search threads.
 #[derive(Debug)]
 pub struct Control {
-    /// Raised by `stop`, `quit`, or by the search itself on a limit.
+    /// Raised by `stop`, `quit`, or by the search itself on a time limit.
     pub stop: AtomicBool,
+    /// Raised by the search itself when it reached its node limit: it
+    /// searches no more, but a pondering or infinite search still answers
+    /// only when released (`ponderhit`, `stop`), as UCI has it; with
+    /// `stop` alone it answered at once (a level's node limit ended every
+    /// `go ponder` and `go infinite` early).
+    exhausted: AtomicBool,
     /// True while pondering or on `go infinite`: the search must not end on
     /// its own; time limits start counting at `ponderhit`.
     pub hold: AtomicBool,
@@ -93,6 +99,8 @@ pub struct Control {
     started: Instant,
     /// Where the time limits count from: the start, or the `ponderhit`.
     clock: Mutex<Instant>,
+    /// How long the search pondered before its `ponderhit`.
+    pondered: Mutex<Option<Duration>>,
     nodes: AtomicU64,
 }
 
@@ -101,11 +109,13 @@ impl Default for Control {
         let now = Instant::now();
         Control {
             stop: AtomicBool::new(false),
+            exhausted: AtomicBool::new(false),
             hold: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             infinite: false,
             started: now,
             clock: Mutex::new(now),
+            pondered: Mutex::new(None),
             nodes: AtomicU64::new(0),
         }
     }
@@ -148,6 +158,9 @@ impl Control {
         if let Ok(mut s) = self.clock.lock() {
             *s = Instant::now();
         }
+        if let Ok(mut p) = self.pondered.lock() {
+            *p = Some(self.started.elapsed());
+        }
         if !self.infinite {
             self.hold.store(false, Ordering::SeqCst);
         }
@@ -156,6 +169,26 @@ impl Control {
     /// True once stop was requested.
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The node limit was reached: search no more (see `exhausted`).
+    pub fn exhaust(&self) {
+        self.exhausted.store(true, Ordering::SeqCst);
+    }
+
+    /// True once the search is to search no more: stopped, or its node
+    /// limit reached.
+    pub fn ended(&self) -> bool {
+        self.stopped() || self.exhausted.load(Ordering::Relaxed)
+    }
+
+    /// How long the search pondered before its `ponderhit` (`None` without
+    /// one). That time counts against the soft time target, as the move
+    /// was thought about then: a search whose iteration ran on from
+    /// pondering to the hard limit spent more of the clock after a correct
+    /// prediction than without pondering at all.
+    pub fn pondered(&self) -> Option<Duration> {
+        self.pondered.lock().ok().and_then(|p| *p)
     }
 
     /// Time on our clock: since the search started, or since its

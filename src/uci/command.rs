@@ -395,8 +395,10 @@ fn count<T: std::str::FromStr>(text: &str) -> Option<T> {
 /// A time in milliseconds: a whole number, or a decimal one (`2000.5`,
 /// `-12.75`, `2000.`) read as its whole milliseconds, the fraction dropped
 /// (towards zero) as Stockfish's reading of a clock drops it. Digits are
-/// needed before the point; exponents (`2e3`), `inf`, `nan` and anything
-/// beyond the range of `i64` are not read.
+/// needed before the point; exponents (`2e3`), `inf` and `nan` are not
+/// read. A time beyond the range of `i64` is read as its end: a clock of
+/// 10^30 ms (python-chess writes `Limit(white_clock=1e30)` so) is a very
+/// long one, where reading it as missing had the engine move at once.
 fn millis(text: &str) -> Option<i64> {
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
     let digits = whole.strip_prefix(['+', '-']).unwrap_or(whole);
@@ -404,7 +406,11 @@ fn millis(text: &str) -> Option<i64> {
     if digits.is_empty() || !all_digits(digits) || !all_digits(fraction) {
         return None;
     }
-    whole.parse().ok()
+    Some(whole.parse().unwrap_or(if whole.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    }))
 }
 
 /// Read a `go` line. Never refused: the UCI protocol asks an engine to
@@ -645,19 +651,13 @@ mod tests {
         // towards zero.
         let g = go("go wtime -12.75 btime +7.5");
         assert_eq!((g.wtime, g.btime), (Some(-12), Some(7)));
+        // Beyond i64: its end, either way.
+        let g = go("go wtime 9223372036854775808.5 btime -99999999999999999999");
+        assert_eq!((g.wtime, g.btime), (Some(i64::MAX), Some(i64::MIN)));
+        assert!(g.ignored.is_empty(), "{:?}", g.ignored);
         // Not times: exponents, a point without digits before it, two
-        // points, words, values beyond i64.
-        for v in [
-            "2e3",
-            ".5",
-            "1.2.3",
-            "1.5e2",
-            "inf",
-            "NaN",
-            "0x10",
-            "-",
-            "9223372036854775808.5",
-        ] {
+        // points, words.
+        for v in ["2e3", ".5", "1.2.3", "1.5e2", "inf", "NaN", "0x10", "-"] {
             let g = go(&format!("go wtime {v} btime 1"));
             assert_eq!(g.wtime, None, "wtime {v}");
             assert_eq!(g.ignored, vec![format!("wtime {v}")], "wtime {v}");

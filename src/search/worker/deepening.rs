@@ -17,7 +17,7 @@ impl<'a> Worker<'a> {
         self.helpers_stop = Some(helpers_stop);
         let mut depth = 1 + (self.id % 2) as i32;
         while !helpers_stop.load(Ordering::Relaxed)
-            && !self.control.stopped()
+            && !self.control.ended()
             && depth <= self.max_depth() as i32
         {
             self.aborted = false;
@@ -92,7 +92,7 @@ impl<'a> Worker<'a> {
     }
 
     fn should_stop_after_iteration(&self, score: i32, stable: u32, score_drop: i32) -> bool {
-        if self.control.stopped() {
+        if self.control.ended() {
             return true;
         }
         if let Some(mate) = self.limits.mate {
@@ -108,7 +108,9 @@ impl<'a> Worker<'a> {
             if let Some(hard) = self.limits.hard {
                 target = target.min(hard);
             }
-            if self.control.elapsed() >= target {
+            // The time pondered before a `ponderhit` counts too.
+            let thought = self.control.elapsed() + self.control.pondered().unwrap_or_default();
+            if thought >= target {
                 return true;
             }
         }

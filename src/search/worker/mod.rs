@@ -222,7 +222,7 @@ impl<'a> Worker<'a> {
         self.unflushed += 1;
         if let Some(limit) = self.limits.nodes {
             if self.id == 0 && self.nodes >= limit {
-                self.control.stop();
+                self.control.exhaust();
             }
         }
         if self.nodes & POLL_MASK == 0 {
@@ -233,10 +233,17 @@ impl<'a> Worker<'a> {
                         self.control.stop();
                     }
                 }
+                // Pondered past the soft target already: the move is
+                // thought about enough; the last complete iteration answers.
+                if let (Some(soft), Some(pondered)) = (self.limits.soft, self.control.pondered()) {
+                    if pondered >= soft {
+                        self.control.stop();
+                    }
+                }
             }
         }
         if !self.finishing_first
-            && (self.control.stopped()
+            && (self.control.ended()
                 || self.helpers_stop.is_some_and(|h| h.load(Ordering::Relaxed)))
         {
             self.aborted = true;
