@@ -123,17 +123,18 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
         return Err(strict);
     };
     let setup = parsed.as_setup().clone();
-    let too_much_material = matches!(
-        parsed.clone().into_position::<Chess>(CastlingMode::Chess960),
-        Err(e) if e.kinds().contains(shakmaty::PositionErrorKinds::TOO_MUCH_MATERIAL)
-    );
+    let mut too_much_material = false;
     let position = match parsed.into_position::<Chess>(CastlingMode::Chess960) {
         Ok(p) => p,
-        Err(e) => e
-            .ignore_invalid_castling_rights()
-            .or_else(PositionError::ignore_invalid_ep_square)
-            .or_else(PositionError::ignore_too_much_material)
-            .map_err(|_| strict)?,
+        Err(e) => {
+            too_much_material = e
+                .kinds()
+                .contains(shakmaty::PositionErrorKinds::TOO_MUCH_MATERIAL);
+            e.ignore_invalid_castling_rights()
+                .or_else(PositionError::ignore_invalid_ep_square)
+                .or_else(PositionError::ignore_too_much_material)
+                .map_err(|_| strict)?
+        }
     };
     let dropped_ep = setup
         .ep_square

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::{
-    CliError, EventArgs, EventCommand, EventDrawArgs, EventFileArgs, EventNewArgs, EventPackArgs,
-    EventVerifyArgs, PaperArg,
+    write_file, CliError, EventArgs, EventCommand, EventDrawArgs, EventFileArgs, EventNewArgs,
+    EventPackArgs, EventVerifyArgs, PaperArg,
 };
 use crate::event::{self, Event, EventError, Kind};
 use crate::html::{self, Paper};
@@ -136,26 +136,6 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
     let page = html::event_pack(&e, paper)?;
     write_file(a.output.as_deref().unwrap_or(Path::new("-")), &page)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether a file argument means stdout: `-`, as everywhere in this program.
-pub(super) fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-/// Write a page (or chart) to `path`, or to stdout for `-`, naming the file
-/// on failure. `true` when it went to stdout: the command then prints
-/// nothing else there, so that `> page.html` keeps the page alone.
-pub(super) fn write_file(path: &Path, text: &str) -> Result<bool, CliError> {
-    if is_stdout(path) {
-        let mut out = io::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-        return Ok(true);
-    }
-    fs::write(path, text)
-        .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
-    Ok(false)
 }
 
 /// `event reveal`: what to publish after the event.

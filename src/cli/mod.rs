@@ -12,8 +12,8 @@ mod perft_shard;
 mod positions;
 mod procedures_cmd;
 
-use std::io;
-use std::path::PathBuf;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -503,6 +503,26 @@ impl CliError {
             CliError::Closed => ExitCode::SUCCESS,
         }
     }
+}
+
+/// Whether a file argument means stdout: `-`, as everywhere in this program.
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Write a page (or chart) to `path`, or to stdout for `-`, naming the file
+/// on failure. `true` when it went to stdout: the command then prints
+/// nothing else there, so that `> page.html` keeps the page alone.
+fn write_file(path: &Path, text: &str) -> Result<bool, CliError> {
+    if is_stdout(path) {
+        let mut out = io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(true);
+    }
+    std::fs::write(path, text)
+        .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
+    Ok(false)
 }
 
 impl From<io::Error> for CliError {

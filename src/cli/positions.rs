@@ -153,7 +153,7 @@ fn write_pages(
     svg: impl FnOnce() -> String,
     html: impl FnOnce() -> Result<String, StartError>,
 ) -> Result<bool, CliError> {
-    use super::event_cmd::{is_stdout, write_file};
+    use super::{is_stdout, write_file};
     if let (Some(s), Some(h)) = (&a.svg, &a.html) {
         if is_stdout(s) && is_stdout(h) {
             return Err(CliError::Usage(
@@ -313,7 +313,7 @@ pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
     };
     let style = notation(a.shredder);
     // `-o -` is standard output, as for most Unix tools.
-    match a.output.as_ref().filter(|p| p.as_os_str() != "-") {
+    match a.output.as_deref().filter(|p| !super::is_stdout(p)) {
         Some(path) => {
             // Written beside the file and renamed over it when complete: a
             // failure (a full disk) leaves the book that was there, not half
@@ -324,7 +324,7 @@ pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
             // A device or pipe (`-o /dev/stdout`) is written in place.
             let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
             let tmp = if special {
-                path.clone()
+                path.to_path_buf()
             } else {
                 path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
             };

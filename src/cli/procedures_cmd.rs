@@ -131,7 +131,7 @@ pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
     let m = method(&a.method)?;
     if a.explain {
         if let Some(path) = &a.html {
-            if super::event_cmd::write_file(path, &crate::html::card_page(m))? {
+            if super::write_file(path, &crate::html::card_page(m))? {
                 return Ok(ExitCode::SUCCESS);
             }
         }
@@ -306,14 +306,14 @@ pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let m = method(&a.method)?;
-    if a.json && a.plot.as_deref().is_some_and(super::event_cmd::is_stdout) {
+    if a.json && a.plot.as_deref().is_some_and(super::is_stdout) {
         return Err(CliError::Usage(
             "--plot - and --json both ask for stdout: give the chart a file".into(),
         ));
     }
     let s = summarize(m);
     if let Some(path) = &a.plot {
-        if super::event_cmd::write_file(path, &svg::chart(&s))? {
+        if super::write_file(path, &svg::chart(&s))? {
             return Ok(ExitCode::SUCCESS);
         }
     }

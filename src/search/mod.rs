@@ -99,8 +99,6 @@ pub struct Control {
     started: Instant,
     /// Where the time limits count from: the start, or the `ponderhit`.
     clock: Mutex<Instant>,
-    /// How long the search pondered before its `ponderhit`.
-    pondered: Mutex<Option<Duration>>,
     nodes: AtomicU64,
 }
 
@@ -115,7 +113,6 @@ impl Default for Control {
             infinite: false,
             started: now,
             clock: Mutex::new(now),
-            pondered: Mutex::new(None),
             nodes: AtomicU64::new(0),
         }
     }
@@ -158,9 +155,6 @@ impl Control {
         if let Ok(mut s) = self.clock.lock() {
             *s = Instant::now();
         }
-        if let Ok(mut p) = self.pondered.lock() {
-            *p = Some(self.started.elapsed());
-        }
         if !self.infinite {
             self.hold.store(false, Ordering::SeqCst);
         }
@@ -182,13 +176,17 @@ impl Control {
         self.stopped() || self.exhausted.load(Ordering::Relaxed)
     }
 
-    /// How long the search pondered before its `ponderhit` (`None` without
-    /// one). That time counts against the soft time target, as the move
-    /// was thought about then: a search whose iteration ran on from
-    /// pondering to the hard limit spent more of the clock after a correct
-    /// prediction than without pondering at all.
-    pub fn pondered(&self) -> Option<Duration> {
-        self.pondered.lock().ok().and_then(|p| *p)
+    /// How long the search pondered before its `ponderhit` (zero without
+    /// one): from the start to where the clock was set going. That time
+    /// counts against the soft time target, as the move was thought about
+    /// then: a search whose iteration ran on from pondering to the hard
+    /// limit spent more of the clock after a correct prediction than
+    /// without pondering at all.
+    pub fn pondered(&self) -> Duration {
+        self.clock
+            .lock()
+            .map(|c| c.saturating_duration_since(self.started))
+            .unwrap_or_default()
     }
 
     /// Time on our clock: since the search started, or since its

@@ -258,7 +258,7 @@ impl Backend {
     /// answered by the front-end.
     pub fn drop_held_gos(&mut self) {
         if let Some(held) = self.held.as_mut() {
-            held.retain(|k| k.clock.is_none() && !k.line.starts_with("go"));
+            held.retain(|k| !k.line.starts_with("go"));
         }
     }
 

@@ -215,8 +215,9 @@ struct Front {
     generation: u64,
     gui_chess960: bool,
     gui_arena: bool,
-    /// `setoption` lines for the engine, in order, one per option name
-    /// (lower case): replayed when it restarts.
+    /// `setoption` lines for the engine with their option's name as the GUI
+    /// wrote it, in order, one per name (whatever its case): replayed when
+    /// it restarts.
     set_options: Vec<(String, String)>,
     positions: Positions,
     rng: ChaCha8Rng,
@@ -576,9 +577,11 @@ impl Front {
             .iter()
             .position(|o| o.eq_ignore_ascii_case(name.trim()));
         let Some(which) = own else {
-            let key = name.trim().to_ascii_lowercase();
-            self.set_options.retain(|(k, _)| *k != key);
-            self.set_options.push((key, line.trim().to_owned()));
+            let name = name.trim();
+            self.set_options
+                .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+            self.set_options
+                .push((name.to_owned(), line.trim().to_owned()));
             self.send_engine(line.trim());
             return;
         };
@@ -853,14 +856,7 @@ impl Front {
                 // Given up on before, and said so then.
                 return;
             };
-            let names: Vec<&str> = self
-                .set_options
-                .iter()
-                .map(|(_, line)| {
-                    let rest = line.split_once(" name ").map_or("", |(_, r)| r);
-                    rest.split_once(" value ").map_or(rest, |(n, _)| n).trim()
-                })
-                .collect();
+            let names: Vec<&str> = self.set_options.iter().map(|(n, _)| n.as_str()).collect();
             self.no_engine(&StartError::ExitsInARow {
                 command: shown,
                 count: self.exits_in_a_row,

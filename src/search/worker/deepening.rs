@@ -108,9 +108,9 @@ impl<'a> Worker<'a> {
             if let Some(hard) = self.limits.hard {
                 target = target.min(hard);
             }
-            // The time pondered before a `ponderhit` counts too.
-            let thought = self.control.elapsed() + self.control.pondered().unwrap_or_default();
-            if thought >= target {
+            // Since the start: the time pondered before a `ponderhit` counts
+            // too (the same as `elapsed` for a search that never pondered).
+            if self.control.since_start() >= target {
                 return true;
             }
         }

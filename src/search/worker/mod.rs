@@ -235,8 +235,9 @@ impl<'a> Worker<'a> {
                 }
                 // Pondered past the soft target already: the move is
                 // thought about enough; the last complete iteration answers.
-                if let (Some(soft), Some(pondered)) = (self.limits.soft, self.control.pondered()) {
-                    if pondered >= soft {
+                if let Some(soft) = self.limits.soft {
+                    let pondered = self.control.pondered();
+                    if !pondered.is_zero() && pondered >= soft {
                         self.control.stop();
                     }
                 }
