@@ -157,8 +157,11 @@ fn the_arena_dialect_is_spoken_upstream() {
         "{lines:?}"
     );
     // White castled O-O; Black's only castle is the one the engine plays.
+    // A second to answer: the test engine answers at once, and a stand-in
+    // move of the front-end's own (the engine seen as late on a loaded
+    // machine) would not be the engine's castle.
     e.ask("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1 moves O-O");
-    e.send("go movetime 100");
+    e.send("go movetime 1000");
     let (before, best, _) = e.bestmove(REPLY);
     assert!(best == "O-O" || best == "O-O-O", "{best} {before:?}");
     assert!(
@@ -168,12 +171,12 @@ fn the_arena_dialect_is_spoken_upstream() {
     // A new game in king-takes-rook, then the option.
     e.ask("ucinewgame");
     e.ask("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1");
-    e.send("go movetime 100");
+    e.send("go movetime 1000");
     let (_, best, _) = e.bestmove(REPLY);
     assert!(best == "b1h1" || best == "b1a1", "{best}");
     e.ask("setoption name UCI_Chess960_Arena value true");
     e.ask("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1");
-    e.send("go movetime 100");
+    e.send("go movetime 1000");
     let (_, best, _) = e.bestmove(REPLY);
     assert!(best == "O-O" || best == "O-O-O", "{best}");
 }
@@ -244,8 +247,10 @@ fn a_slow_restart_does_not_hold_up_the_gui() {
         moves.push(best);
         (before, started.elapsed())
     };
-    play(&mut e, "go movetime 50");
-    play(&mut e, "go movetime 50");
+    // Time enough for a loaded machine (the engine answers at once): a late
+    // answer would hold the next go back and shift the engine's count.
+    play(&mut e, "go movetime 1000");
+    play(&mut e, "go movetime 1000");
     // The third go: the engine exits, is replaced, and restarts slowly
     // (on a loaded machine the go's 150 ms may pass before its exit is seen).
     let (before, _) = play(&mut e, "go movetime 50");
@@ -264,7 +269,7 @@ fn a_slow_restart_does_not_hold_up_the_gui() {
     // Once the engine is up, it gets what was kept and answers itself.
     e.send("isready");
     e.expect("readyok", Duration::from_secs(10));
-    let (before, _) = play(&mut e, "go movetime 50");
+    let (before, _) = play(&mut e, "go movetime 1000");
     assert!(
         !before
             .iter()
@@ -318,7 +323,9 @@ fn before_third_go(mode: &str) -> Engine {
     let mut e = faulty_after_uci(&[mode]);
     for _ in 0..2 {
         e.send("position startpos");
-        e.send("go movetime 20");
+        // Time enough for a loaded machine: an answer seen as late would
+        // hold the next go back and shift the engine's count of them.
+        e.send("go movetime 1000");
         e.bestmove(REPLY);
     }
     e
@@ -491,9 +498,11 @@ fn an_engine_that_dies_on_an_option_is_given_up_on() {
     e.send("setoption name Crash value 1");
     let asked = std::time::Instant::now();
     e.send("isready");
-    let before = e.expect("readyok", REPLY);
+    // Three starts of python3 stand between: time for a loaded machine,
+    // still short of the 10 s a restarted engine gets to be ready.
+    let before = e.expect("readyok", Duration::from_secs(30));
     assert!(
-        asked.elapsed() < Duration::from_secs(5),
+        asked.elapsed() < Duration::from_secs(9),
         "{:?}",
         asked.elapsed()
     );

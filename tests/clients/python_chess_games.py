@@ -482,7 +482,7 @@ def pychess_stop(path, starts, rng):
             STATS["stops"] += 1
             if best.move is None or best.move not in board.legal_moves:
                 fail(f"stop #{n}: illegal best move {best.move} in {board.fen(shredder=True)}")
-            if took > 1.0:
+            if took > 3.0:  # the engine stops at once; slack for a loaded machine
                 fail(f"stop #{n}: bestmove came {took:.2f} s after stop")
     finally:
         e.quit()
