@@ -566,6 +566,12 @@ pub fn rng(seed: Option<u64>) -> ChaCha8Rng {
     }
 }
 
+/// A fresh seed from the operating system's entropy, for a draw that
+/// should name its seed so that it can be made again.
+pub fn fresh_seed() -> u64 {
+    rand::random()
+}
+
 /// A uniform integer in `0..bound` by rejection sampling of 32-bit words.
 ///
 /// Written here rather than using `Rng::gen_range` because `rand` does not

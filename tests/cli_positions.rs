@@ -368,6 +368,33 @@ fn openings_count_is_distinct_random_and_reproducible() {
     assert_eq!(many.lines().count(), 1000);
 }
 
+/// A draw without `--seed` names the seed it drew, on stderr alone, and
+/// that seed makes the same file again; `--all` and a given seed say nothing.
+#[test]
+fn openings_without_a_seed_name_the_one_drawn() {
+    for extra in [&[][..], &["--dfrc"][..], &["--format", "pgn"][..]] {
+        let args: Vec<&str> = ["openings", "--count", "7"]
+            .iter()
+            .chain(extra)
+            .copied()
+            .collect();
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.err);
+        assert_eq!(r.err.lines().count(), 1, "{args:?}: {:?}", r.err);
+        let seed = r
+            .err
+            .strip_prefix("seed ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{args:?}: no seed named: {:?}", r.err));
+        assert!(r.err.contains(&format!("--seed {seed} ")), "{:?}", r.err);
+        let again: Vec<&str> = args.iter().copied().chain(["--seed", seed]).collect();
+        assert_eq!(ok(&again), r.out, "{args:?}: seed {seed}");
+    }
+    let a = run(&["openings", "--count", "7"]).out;
+    let b = run(&["openings", "--count", "7"]).out;
+    assert_ne!(a, b, "two draws without a seed gave the same starts");
+}
+
 #[test]
 fn openings_pgn_has_one_game_per_start() {
     let out = ok(&["openings", "--all", "--format", "pgn", "--shredder"]);

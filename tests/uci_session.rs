@@ -743,7 +743,8 @@ fn movetime_is_used() {
             took >= mt * 9 / 10,
             "movetime {mt}: answered after {took} ms"
         );
-        assert!(took <= mt + 400, "movetime {mt}: answered after {took} ms");
+        // Slack for a loaded machine; a doubled 1000 ms still fails.
+        assert!(took <= mt + 700, "movetime {mt}: answered after {took} ms");
     }
 }
 
@@ -871,15 +872,26 @@ fn absurd_go_limits_do_not_crash() {
     ] {
         search_checked(&mut e, &pos, go, true);
     }
-    // No legal move: checkmate and stalemate answer the null move.
-    for fen in [
-        "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
-        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    // No legal move: checkmate and stalemate answer the null move, after
+    // one depth-0 line saying which (mate 0, or a draw).
+    for (fen, score) in [
+        ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "score mate 0 "),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "score cp 0 "),
     ] {
         e.ask(&format!("position fen {fen}"));
         e.send("go depth 3");
-        let (_, best, ponder) = e.bestmove(REPLY);
+        let (lines, best, ponder) = e.bestmove(REPLY);
         assert_eq!((best.as_str(), ponder), ("0000", None), "{fen}");
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert_eq!(infos.len(), 1, "{fen}: {lines:?}");
+        assert!(
+            infos[0].starts_with("info depth 0 ") && infos[0].contains(score),
+            "{fen}: {lines:?}"
+        );
+        assert!(!infos[0].contains(" pv"), "{fen}: {lines:?}");
     }
 }
 
@@ -1000,17 +1012,18 @@ fn a_node_limit_does_not_end_a_ponder_or_infinite_search() {
 }
 
 /// The time pondered counts against the soft target: after pondering
-/// longer than it (2 s against about 1.2 s at 30 s on the clock), a
+/// longer than it (5.5 s against about 4.8 s at 120 s on the clock), a
 /// `ponderhit` is answered at once; before, the clock started again at the
-/// `ponderhit` and the answer took at least the whole target more.
+/// `ponderhit` and the answer took at least 0.7 of the target more (3.3 s,
+/// against the 2.5 s a loaded machine is allowed for the answer).
 #[test]
 fn a_long_ponder_is_answered_at_once_on_ponderhit() {
     let mut e = Engine::start();
     e.ask("setoption name Ponder value true");
     e.ask("position startpos960 518 moves e2e4");
     let pos = e.position();
-    e.send("go ponder wtime 30000 btime 30000");
-    std::thread::sleep(Duration::from_millis(2000));
+    e.send("go ponder wtime 120000 btime 120000");
+    std::thread::sleep(Duration::from_millis(5500));
     let early = e.drain(Duration::from_millis(10));
     assert!(
         !early.iter().any(|l| l.starts_with("bestmove")),
@@ -1020,7 +1033,7 @@ fn a_long_ponder_is_answered_at_once_on_ponderhit() {
     e.send("ponderhit");
     let (_, best, _) = e.bestmove(REPLY);
     assert!(
-        t.elapsed() < Duration::from_millis(800),
+        t.elapsed() < Duration::from_millis(2500),
         "ponderhit -> bestmove took {:?}",
         t.elapsed()
     );
@@ -1045,7 +1058,7 @@ fn ponder_then_ponderhit_plays_within_the_clock() {
     e.send("ponderhit");
     let (_, best, _) = e.bestmove(Duration::from_secs(5));
     assert!(
-        t.elapsed() < Duration::from_millis(1500),
+        t.elapsed() < Duration::from_millis(1900),
         "ponderhit -> bestmove took {:?}",
         t.elapsed()
     );
@@ -1058,7 +1071,7 @@ fn ponder_then_ponderhit_plays_within_the_clock() {
     e.send("stop");
     let (_, best, _) = e.bestmove(Duration::from_secs(5));
     assert!(
-        t.elapsed() < Duration::from_millis(1000),
+        t.elapsed() < Duration::from_millis(2000),
         "stop took {:?}",
         t.elapsed()
     );
@@ -1182,11 +1195,12 @@ fn ponderhit_ends_only_a_ponder_search() {
         times.windows(2).all(|w| w[0] <= w[1]),
         "time went back: {times:?}"
     );
-    // Counted from the `go ponder`, the first report after the hit is at
-    // least the pondered time; counted from the hit, it could be no more
-    // than the time it took to arrive.
+    // Counted from the hit, the first report after it could say no more
+    // than the time it took to arrive; counted from the `go ponder`, it
+    // says more by about the pondered time (half of it allowed for a
+    // loaded machine's delays, or a line written just before the hit).
     assert!(
-        time as u128 >= ponder.as_millis() - 50,
+        time as u128 >= received.as_millis() + ponder.as_millis() / 2,
         "reported at {time} ms, after {ponder:?} of pondering and {received:?} since the hit"
     );
     for go in ["go infinite", "go ponder infinite", "go infinite depth 2"] {

@@ -225,7 +225,8 @@ pub struct OpeningsArgs {
     /// K random starts, all distinct when K <= 960 (each run of 960 is a random permutation).
     #[arg(long)]
     pub count: Option<u64>,
-    /// Seed for a reproducible selection.
+    /// Seed for a reproducible selection (without it, a fresh seed is drawn
+    /// and named on stderr, so that the file can be made again).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Write Shredder-FEN castling fields.

@@ -295,15 +295,19 @@ fn openings_format(a: &OpeningsArgs) -> Result<OpeningsFormat, CliError> {
 /// `chess960 openings (--all | --count K [--seed S]) [--shredder]
 /// [--format epd|pgn] [-o FILE]`: an openings file for match runners.
 pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
+    // A draw without --seed gets a fresh seed, named once the file is
+    // written: the file can then be made again (a match's record).
+    let drawn = (a.seed.is_none() && !a.all).then(startpos::fresh_seed);
+    let rng = || startpos::rng(a.seed.or(drawn));
     let numbers: Box<dyn Iterator<Item = Numbered>> = match (a.all, a.count) {
         (true, _) => Box::new((0..startpos::COUNT).map(Numbered::Chess960)),
         (false, Some(k)) if a.dfrc => {
             check_count(k)?;
-            Box::new(openings::random_dfrc_starts(startpos::rng(a.seed), k).map(Numbered::Dfrc))
+            Box::new(openings::random_dfrc_starts(rng(), k).map(Numbered::Dfrc))
         }
         (false, Some(k)) => {
             check_count(k)?;
-            Box::new(openings::random_starts(startpos::rng(a.seed), k).map(Numbered::Chess960))
+            Box::new(openings::random_starts(rng(), k).map(Numbered::Chess960))
         }
         (false, None) => return Err(CliError::Usage("give --all or --count K".into())),
     };
@@ -355,7 +359,11 @@ pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
         None => {
             let mut out = BufWriter::new(io::stdout().lock());
             openings::write(&mut out, numbers, format, style)?;
+            out.flush()?;
         }
+    }
+    if let Some(seed) = drawn {
+        eprintln!("seed {seed} drew these starts: give --seed {seed} to make the same file again");
     }
     Ok(ExitCode::SUCCESS)
 }

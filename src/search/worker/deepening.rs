@@ -4,6 +4,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use shakmaty::Position;
+
 use super::Worker;
 use crate::search::params::*;
 use crate::search::tt::Bound;
@@ -36,6 +38,7 @@ impl<'a> Worker<'a> {
             ..Outcome::default()
         };
         if self.root_moves.is_empty() {
+            self.report_game_over(reporter);
             self.wait_for_release();
             return outcome;
         }
@@ -83,6 +86,32 @@ impl<'a> Worker<'a> {
         // A pondering or infinite search must not answer before it is told.
         self.wait_for_release();
         outcome
+    }
+
+    /// A root with no legal move (mated or stalemated) gets one depth-0
+    /// report, mate 0 or a draw, as the other engines give it: a GUI then
+    /// shows why the answer is `0000` rather than a search that said
+    /// nothing. A root emptied by `searchmoves` alone has nothing to report.
+    fn report_game_over(&self, reporter: &mut dyn Reporter) {
+        if self.id != 0 || !self.root.legal_moves().is_empty() {
+            return;
+        }
+        let score = if self.root.is_check() {
+            Score::Mate(0)
+        } else {
+            Score::Cp(0)
+        };
+        reporter.report(&Report {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score,
+            bound: None,
+            nodes: 0,
+            time: self.control.since_start(),
+            hashfull: self.table.hashfull(),
+            pv: Vec::new(),
+        });
     }
 
     fn wait_for_release(&self) {
