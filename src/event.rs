@@ -89,6 +89,12 @@ pub enum EventError {
     /// be lost or changed when the secret is copied, and the check would fail.
     #[error("the secret has white space at an end or a control character: use printable characters only, since the exact bytes are hashed")]
     SecretNotPrintable,
+    /// A character that cannot be seen or is a space other than the plain
+    /// one (a zero-width space, a byte-order mark, a direction override, a
+    /// no-break space): a player who types the secret as printed gets other
+    /// bytes, and the check fails as if the organiser had cheated.
+    #[error("the secret has an invisible or unusual space character (U+{0:04X}): a player typing it as shown would get other bytes; use visible characters and plain spaces")]
+    SecretInvisible(u32),
     /// A commitment that is not 64 hex digits.
     #[error("'{0}' is not a commitment: expected 64 hex digits (a SHA-256)")]
     BadCommitment(String),
@@ -113,7 +119,7 @@ pub enum EventError {
     NameTooLong(usize),
     /// A name with a control character (a tab, a new line, an escape): a
     /// page cannot show it, and HTML does not allow most of them.
-    #[error("the event name has a control character ({0:?}): use printable characters only")]
+    #[error("the event name has a control or invisible character (U+{:04X}): use printable characters only", u32::from(*.0))]
     NameNotPrintable(char),
     /// A number of rounds outside 1..[`MAX_ROUNDS`].
     #[error("{0} rounds: an event has 1..{MAX_ROUNDS} rounds")]
@@ -146,11 +152,23 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 /// Check that `secret` can serve: long enough, printable, no white space
-/// at its ends.
+/// at its ends, nothing invisible ([`invisible`]).
 ///
 /// # Errors
-/// [`EventError::SecretTooShort`], [`EventError::SecretNotPrintable`].
+/// [`EventError::SecretTooShort`], [`EventError::SecretNotPrintable`],
+/// [`EventError::SecretInvisible`].
 pub fn check_secret(secret: &str) -> Result<(), EventError> {
+    check_secret_bytes(secret)?;
+    match secret.chars().find(|&c| invisible(c)) {
+        Some(c) => Err(EventError::SecretInvisible(u32::from(c))),
+        None => Ok(()),
+    }
+}
+
+/// The checks an event file's secret must pass to be read at all: a file
+/// written before invisible characters were refused keeps its secret
+/// (it is under the published commitment).
+fn check_secret_bytes(secret: &str) -> Result<(), EventError> {
     if secret.len() < MIN_SECRET_LEN {
         return Err(EventError::SecretTooShort(secret.len()));
     }
@@ -158,6 +176,48 @@ pub fn check_secret(secret: &str) -> Result<(), EventError> {
         return Err(EventError::SecretNotPrintable);
     }
     Ok(())
+}
+
+/// A space wider or narrower than the plain one: shown as a space on a
+/// page, so harmless in a name (not in a secret, where it is other bytes).
+fn wide_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
+    )
+}
+
+/// A character a reader cannot see or tell from a plain space: white space
+/// other than U+0020 (no-break, em, ideographic spaces, line and paragraph
+/// separators) and Unicode's invisible format characters (category Cf:
+/// zero-width spaces and joiners, direction marks and overrides, the
+/// byte-order mark, the soft hyphen, invisible operators, tags).
+pub fn invisible(c: char) -> bool {
+    (c.is_whitespace() && c != ' ')
+        || matches!(
+            u32::from(c),
+            0x00AD
+                | 0x0600..=0x0605
+                | 0x061C
+                | 0x06DD
+                | 0x070F
+                | 0x0890..=0x0891
+                | 0x08E2
+                | 0x180E
+                | 0x200B..=0x200F
+                | 0x202A..=0x202E
+                | 0x2060..=0x2064
+                | 0x2066..=0x206F
+                | 0xFEFF
+                | 0xFFF9..=0xFFFB
+                | 0x110BD
+                | 0x110CD
+                | 0x13430..=0x1343F
+                | 0x1BCA0..=0x1BCA3
+                | 0x1D173..=0x1D17A
+                | 0xE0001
+                | 0xE0020..=0xE007F
+        )
 }
 
 /// A new secret: 32 bytes from the operating system's random source as 64
@@ -359,6 +419,18 @@ impl Event {
     /// [`EventError::NameNotPrintable`], or the secret's error from
     /// [`check_secret`].
     pub fn new(name: &str, kind: Kind, rounds: u32, secret: String) -> Result<Event, EventError> {
+        Self::build(name, kind, rounds, secret, check_secret)
+    }
+
+    /// [`Event::new`] with the secret's check given: an event file's
+    /// secret is read with the checks of its time ([`check_secret_bytes`]).
+    fn build(
+        name: &str,
+        kind: Kind,
+        rounds: u32,
+        secret: String,
+        check: fn(&str) -> Result<(), EventError>,
+    ) -> Result<Event, EventError> {
         if rounds == 0 || rounds > MAX_ROUNDS {
             return Err(EventError::RoundCount(rounds));
         }
@@ -366,10 +438,14 @@ impl Event {
         if chars > MAX_NAME_CHARS {
             return Err(EventError::NameTooLong(chars));
         }
-        if let Some(c) = name.trim().chars().find(|c| c.is_control()) {
+        if let Some(c) = name
+            .trim()
+            .chars()
+            .find(|&c| c.is_control() || (invisible(c) && !wide_space(c)))
+        {
             return Err(EventError::NameNotPrintable(c));
         }
-        check_secret(&secret)?;
+        check(&secret)?;
         Ok(Event {
             name: name.trim().to_string(),
             kind,
@@ -430,16 +506,28 @@ impl Event {
         }
         let commitment = parse_commitment(&file.commitment)
             .map_err(|e| EventError::Damaged(format!("commitment: {e}")))?;
-        // A file written before names were checked may hold a control
-        // character in its name: read as a space (the name is not under the
+        // A file written before names were checked may hold a control or
+        // invisible character in its name: read as a space (the name is not under the
         // commitment), so that the event and its secret stay usable.
         let name: String = file
             .name
             .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
+            .map(|c| {
+                if c.is_control() || (invisible(c) && !wide_space(c)) {
+                    ' '
+                } else {
+                    c
+                }
+            })
             .collect();
-        let event = Event::new(&name, file.kind, file.rounds, file.secret)
-            .map_err(|e| EventError::Damaged(e.to_string()))?;
+        let event = Event::build(
+            &name,
+            file.kind,
+            file.rounds,
+            file.secret,
+            check_secret_bytes,
+        )
+        .map_err(|e| EventError::Damaged(e.to_string()))?;
         check_commitment(&event.secret, &commitment)
             .map_err(|e| EventError::Damaged(e.to_string()))?;
         Ok(event)
@@ -527,6 +615,39 @@ mod tests {
         let e = Event::from_file(&text).expect("readable");
         assert_eq!(e.name, "Club rapid");
         assert_eq!(e.all_rounds().len(), 3);
+    }
+
+    /// Invisible characters and unusual spaces are refused in a new
+    /// secret and, but for the spaces, in a name; a file that already holds
+    /// them (its commitment published) is still read.
+    #[test]
+    fn invisible_characters_are_refused_in_new_events_only() {
+        for (secret, code) in [
+            ("zero-width-at-end-xx\u{200b}", 0x200B),
+            ("\u{feff}bom-at-the-start-of-it", 0xFEFF),
+            ("right-to-left\u{202e}override-x", 0x202E),
+            ("line\u{2028}separator-inside-x", 0x2028),
+            ("no-break\u{a0}space-inside-xx", 0xA0),
+            ("soft\u{ad}hyphen-inside-xxxxx", 0xAD),
+        ] {
+            assert_eq!(
+                check_secret(secret),
+                Err(EventError::SecretInvisible(code)),
+                "{secret:?}"
+            );
+            let text = format!(
+                r#"{{"format":"{FILE_FORMAT}","name":"n","kind":"chess960","rounds":3,"commitment":"{}","secret":"{secret}"}}"#,
+                commitment(secret)
+            );
+            let e = Event::from_file(&text).expect("an old file stays readable");
+            assert_eq!(e.secret, secret);
+        }
+        assert_eq!(check_secret("plain words with spaces é ü ß"), Ok(()));
+        assert_eq!(
+            Event::new("Club\u{202e}rapid", Kind::Chess960, 3, SECRET.into()).map(|e| e.name),
+            Err(EventError::NameNotPrintable('\u{202e}'))
+        );
+        assert!(Event::new("Club\u{a0}rapid 2026", Kind::Chess960, 3, SECRET.into()).is_ok());
     }
 
     #[test]

@@ -206,6 +206,108 @@ fn an_event_from_commitment_to_verification() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The secret is kept safe: the event file is its owner's alone, never
+/// written to stdout, and a pack's `-o` slip cannot write over it.
+#[test]
+fn the_event_file_and_its_secret_are_kept_safe() {
+    let dir = support::temp_dir("event-safe");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    stdout(&["event", "new", "--rounds", "3", "-o", f]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).expect("made").permissions().mode();
+        assert_eq!(mode & 0o077, 0, "readable by others: {mode:o}");
+    }
+    let before = std::fs::read(&file).expect("read");
+    let err = fails_with(&["event", "pack", f, "-o", f], 1);
+    assert!(err.contains("is an event file"), "{err}");
+    let other = dir.join("other.json");
+    let o = other.to_str().expect("path");
+    std::fs::copy(&file, &other).expect("copy");
+    let err = fails_with(&["event", "pack", f, "-o", o], 1);
+    assert!(err.contains("is an event file"), "{err}");
+    assert_eq!(
+        std::fs::read(&file).expect("read"),
+        before,
+        "the event file changed"
+    );
+    stdout(&["event", "reveal", f]);
+    let page = dir.join("pack.html");
+    stdout(&["event", "pack", f, "-o", page.to_str().expect("path")]);
+    let err = fails_with(&["event", "new", "--rounds", "3", "-o", "-"], 2);
+    assert!(err.contains("not '-'"), "{err}");
+    let err = fails_with(
+        &[
+            "event",
+            "new",
+            "--rounds",
+            "3",
+            "--secret",
+            "zero-width-at-end-xx\u{200b}",
+            "-o",
+        ]
+        .iter()
+        .copied()
+        .chain([dir.join("z.json").to_str().expect("path")])
+        .collect::<Vec<_>>(),
+        2,
+    );
+    assert!(err.contains("U+200B"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A DFRC start checked as Chess960, or the other way round, is named as
+/// the likely slip; a short secret that matches is accepted with a note.
+#[test]
+fn verify_names_the_likely_slip() {
+    let chess960 = derive(SECRET, 1, Kind::Chess960).number().to_string();
+    let dfrc = derive(SECRET, 1, Kind::Dfrc).number().to_string();
+    let base = [
+        "event",
+        "verify",
+        "--commitment",
+        COMMITMENT,
+        "--secret",
+        SECRET,
+    ];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        base.iter().chain(extra).copied().collect()
+    }
+    let err = fails_with(&with(&base, &["--round", "1", "--start", &dfrc]), 2);
+    assert!(err.contains("add --dfrc"), "{err}");
+    let err = fails_with(
+        &with(&base, &["--dfrc", "--round", "1", "--start", &chess960]),
+        1,
+    );
+    assert!(err.contains("drop --dfrc"), "{err}");
+    // A wrong start of the right kind gets no such hint.
+    let wrong = ((chess960.parse::<u32>().expect("number") + 1) % 960).to_string();
+    let err = fails_with(&with(&base, &["--round", "1", "--start", &wrong]), 1);
+    assert!(!err.contains("dfrc"), "{err}");
+    let short = "abcdefghijklmno";
+    let digest = run_python(&format!(
+        "import hashlib; print(hashlib.sha256(b'{short}').hexdigest())"
+    ));
+    let start = derive(short, 1, Kind::Chess960).number().to_string();
+    let out = run(&[
+        "event",
+        "verify",
+        "--commitment",
+        digest.trim(),
+        "--secret",
+        short,
+        "--round",
+        "1",
+        "--start",
+        &start,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.starts_with("note: the secret has 15 bytes"), "{err}");
+}
+
 #[test]
 fn the_documented_secret_verifies_by_number_and_by_back_rank() {
     let out = stdout(&[
@@ -454,7 +556,7 @@ fn bad_inputs_name_the_culprit() {
         2,
     );
     assert!(
-        e.contains("the event name has a control character ('\\u{1}')"),
+        e.contains("the event name has a control or invisible character (U+0001)"),
         "{e}"
     );
     assert!(!file.exists());

@@ -327,12 +327,6 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
             "--fen".into(),
             "8/8/8/8 w - -".into(),
         ],
-        vec![
-            "perft".into(),
-            "3".into(),
-            "--epd".into(),
-            bad_suite.display().to_string(),
-        ],
         // A full FEN and no depth: its move number is not taken for one.
         vec![
             "perft".into(),
@@ -370,6 +364,21 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+    // A suite file that cannot be read as one is a runtime error, as a
+    // damaged event file is: status 1, its name and line.
+    let out = bin()
+        .args(["perft", "3", "--epd"])
+        .arg(&bad_suite)
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("bad.perft: line 1:"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
     let _ = std::fs::remove_file(&bad_suite);
     // clap's own usage errors: status 2, its message, usage and help hint.
     for (args, culprit) in [

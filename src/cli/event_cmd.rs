@@ -23,6 +23,7 @@ impl From<EventError> for CliError {
             | EventError::Random(_) => CliError::Mismatch(e.to_string()),
             EventError::SecretTooShort(_)
             | EventError::SecretNotPrintable
+            | EventError::SecretInvisible(_)
             | EventError::BadCommitment(_)
             | EventError::RoundOutOfRange { .. }
             | EventError::RoundCount(_)
@@ -66,15 +67,24 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
         Some(s) => s.clone(),
         None => event::new_secret()?,
     };
+    let path = &a.output;
+    if super::is_stdout(path) {
+        return Err(CliError::Usage(
+            "the event file holds the secret: give it a file name (-o FILE), not '-'".into(),
+        ));
+    }
     let e = Event::new(&a.name, kind(a.dfrc), a.rounds, secret)?;
     let mut options = fs::OpenOptions::new();
     options.write(true);
+    // Readable by its owner alone: the secret is private until the end
+    // (a club's shared computer has other users).
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     if a.force {
         options.create(true).truncate(true);
     } else {
         options.create_new(true);
     }
-    let path = &a.output;
     let mut file = options.open(path).map_err(|err| {
         if err.kind() == io::ErrorKind::AlreadyExists {
             CliError::Io(format!(
@@ -134,8 +144,33 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
         PaperArg::Letter => Paper::Letter,
     };
     let page = html::event_pack(&e, paper)?;
-    write_file(a.output.as_deref().unwrap_or(Path::new("-")), &page)?;
+    let output = a.output.as_deref().unwrap_or(Path::new("-"));
+    refuse_event_file(output)?;
+    write_file(output, &page)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The pack is never written over an event file (its own, by a slip of
+/// `-o`, or another): the secret under a published commitment would be
+/// lost, and the event could never be verified.
+fn refuse_event_file(output: &Path) -> Result<(), CliError> {
+    if super::is_stdout(output) {
+        return Ok(());
+    }
+    // Regular files of an event file's size only: a device (`-o
+    // /dev/stdout` on a terminal) must not be read.
+    let small_file = fs::metadata(output).is_ok_and(|m| m.is_file() && m.len() < 1 << 20);
+    let is_event = small_file
+        && fs::read_to_string(output).is_ok_and(|text| {
+            text.trim_start().starts_with('{') && text.contains(event::FILE_FORMAT)
+        });
+    if is_event {
+        return Err(CliError::Io(format!(
+            "'{}' is an event file (it holds a secret): write the pack to another name",
+            output.display()
+        )));
+    }
+    Ok(())
 }
 
 /// `event reveal`: what to publish after the event.
@@ -171,7 +206,15 @@ fn claimed(text: &str, kind: Kind) -> Result<u32, CliError> {
     let t = text.trim();
     let number = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     Ok(match (kind, number) {
-        (Kind::Chess960, true) => startpos::parse_number(t)?,
+        (Kind::Chess960, true) => startpos::parse_number(t).map_err(|e| {
+            // A DFRC number checked as Chess960: say what is missing.
+            match t.parse::<u32>() {
+                Ok(n) if n < startpos::DFRC_COUNT => {
+                    CliError::Usage(format!("{e} (a Double Fischer Random start? add --dfrc)"))
+                }
+                _ => e.into(),
+            }
+        })?,
         (Kind::Chess960, false) => startpos::parse(t)?,
         (Kind::Dfrc, true) => startpos::parse_dfrc_number(t)?,
         (Kind::Dfrc, false) => startpos::parse_dfrc(t)?,
@@ -207,9 +250,29 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
     let starts: Vec<(u32, Numbered)> = claims
         .iter()
         .map(|&(round, n)| {
-            event::verify(&commitment, &a.secret, round, kind, n).map(|s| (round, s))
+            event::verify(&commitment, &a.secret, round, kind, n)
+                .map(|s| (round, s))
+                .map_err(|e| {
+                    // The round's Chess960 start checked as DFRC: say so.
+                    let chess960 = event::verify(&commitment, &a.secret, round, Kind::Chess960, n);
+                    if kind == Kind::Dfrc && chess960.is_ok() {
+                        CliError::Mismatch(format!(
+                            "{e} ({n} is the round's Chess960 start: drop --dfrc)"
+                        ))
+                    } else {
+                        e.into()
+                    }
+                })
         })
         .collect::<Result<_, _>>()?;
+    if a.secret.len() < event::MIN_SECRET_LEN {
+        eprintln!(
+            "note: the secret has {} bytes, fewer than {}: a commitment to so short a secret \
+             can be matched by trying secrets, so it proves less",
+            a.secret.len(),
+            event::MIN_SECRET_LEN
+        );
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     for (round, start) in &starts {
         writeln!(out, "round {round}: {start} matches")?;

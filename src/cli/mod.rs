@@ -22,7 +22,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 const EXIT_STATUS_HELP: &str =
     "Exit status: 0 success; 1 runtime error (a file that cannot be read \
 or written, a perft count that differs from the reference, a secret that does not match its \
-commitment, a damaged event file); 2 usage error (an unknown option, a \
+commitment, a damaged event file or perft suite); 2 usage error (an unknown option, a \
 number out of range, a position that is not a start). perft --engine answers as diff does: 1 when \
 the other engine's counts differ, 2 when it cannot be run or does not count.";
 
@@ -277,7 +277,8 @@ pub struct PerftArgs {
     #[arg(long)]
     pub json: bool,
     /// Suites: count each position at the deepest depth up to DEPTH whose
-    /// expected count is at most N (a node cap for quick checks).
+    /// expected count is at most N (a node cap for quick checks), or at its
+    /// shallowest listed depth when none is that small.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
     /// Check another UCI engine's `go perft` against ours (its command line,
@@ -470,7 +471,8 @@ pub struct EventVerifyArgs {
     /// The start played in --round: a number, a back rank or a FEN.
     #[arg(long, requires = "round", allow_negative_numbers = true)]
     pub start: Option<String>,
-    /// The starts of rounds 1, 2, 3... as numbers separated by commas: every round in one command.
+    /// The starts of rounds 1, 2, 3... separated by commas (numbers, back ranks or FENs): every
+    /// round in one command.
     #[arg(long, value_name = "N1,N2,...", conflicts_with_all = ["round", "start"])]
     pub starts: Option<String>,
 }
@@ -482,7 +484,8 @@ pub enum CliError {
     /// option combination): exit status 2, as for clap's usage errors.
     #[error("{0}")]
     Usage(String),
-    /// A file that cannot be read or written: exit status 1.
+    /// A file that cannot be read (or read as what it should be: a perft
+    /// suite with a line that is not one) or written: exit status 1.
     #[error("{0}")]
     Io(String),
     /// Input that is well formed but does not add up (perft parts missing,

@@ -229,8 +229,10 @@ fn source(a: &PerftArgs, fen: Option<&str>) -> Result<Source, CliError> {
     if let Some(path) = &a.epd {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))?;
+        // A file that does not read as a suite: a runtime error (status 1),
+        // as a damaged event file is, not a usage error.
         let entries =
-            suite::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+            suite::parse(&text).map_err(|e| CliError::Io(format!("{}: {e}", path.display())))?;
         return Ok(Source::Suite(entries));
     }
     Err(CliError::Usage(
