@@ -1358,13 +1358,82 @@ fn setoption_right_after_bestmove_is_accepted() {
     }
 }
 
+/// Options sent during a search (some GUIs change MultiPV under a running
+/// analysis) are stored for the next `go`, silently; only the table in
+/// use is refused. The running search keeps its settings and its castling
+/// notation.
+#[test]
+fn options_sent_while_searching_apply_to_the_next_go() {
+    let mut e = Engine::start();
+    e.ask("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1");
+    e.send("go infinite searchmoves b1h1");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("setoption name MultiPV value 3");
+    e.send("setoption name UCI_Chess960_Arena value true");
+    e.send("setoption name Hash value 8");
+    let during = e.sync();
+    let errors: Vec<&String> = during
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{during:?}");
+    assert!(
+        errors[0].starts_with("info string error: option 'Hash' not changed while searching"),
+        "{during:?}"
+    );
+    e.send("stop");
+    let (lines, best, _) = e.bestmove(REPLY);
+    // The running search: one line, the notation of its start.
+    assert_eq!(best, "b1h1", "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains(" multipv 2 ")),
+        "{lines:?}"
+    );
+    e.send("go depth 4 searchmoves b1h1 a2a3 b2b3");
+    let (lines, best, _) = e.bestmove(REPLY);
+    assert!(lines.iter().any(|l| l.contains(" multipv 3 ")), "{lines:?}");
+    assert!(
+        best == "O-O" || best == "a2a3" || best == "b2b3",
+        "{best} {lines:?}"
+    );
+}
+
+/// `ucinewgame` right after a large `Hash` (what Banksia, Arena and Cute
+/// Chess send before a game, then `isready`) does not write the fresh,
+/// zeroed table: it stays mostly unresident, and `isready` is not held up
+/// by a pass over every slot. After a search, `Clear Hash` does write it.
+#[test]
+fn a_fresh_table_is_not_written_by_ucinewgame() {
+    let mut e = Engine::start();
+    e.ask("setoption name Hash value 256");
+    e.ask("ucinewgame");
+    e.ask("setoption name Clear Hash");
+    let Some(fresh) = e.rss_kb() else {
+        println!("no /proc: memory not measured");
+        return;
+    };
+    assert!(fresh < 128 * 1024, "{fresh} KB resident after ucinewgame");
+    e.ask("position startpos");
+    e.send("go depth 1");
+    e.bestmove(REPLY);
+    e.ask("ucinewgame");
+    let cleared = e.rss_kb().unwrap_or(0);
+    assert!(cleared >= 256 * 1024, "{cleared} KB: the measure is blind");
+}
+
 #[test]
 fn hash_changes_do_not_leak_memory() {
-    // The table is allocated zeroed (lazily by the OS); `Clear Hash`
-    // writes every slot, so after it the whole table is resident.
+    // The table is allocated zeroed (lazily by the OS); `Clear Hash` after
+    // a search writes every slot, so after it the whole table is resident.
     let mut e = Engine::start();
+    e.ask("position startpos");
+    let clear_after_a_search = |e: &mut Engine| {
+        e.send("go depth 1");
+        e.bestmove(REPLY);
+        e.ask("setoption name Clear Hash");
+    };
     e.ask("setoption name Hash value 64");
-    e.ask("setoption name Clear Hash");
+    clear_after_a_search(&mut e);
     let Some(first) = e.rss_kb() else {
         println!("no /proc: memory not measured");
         return;
@@ -1376,11 +1445,11 @@ fn hash_changes_do_not_leak_memory() {
     for i in 0..20 {
         let mb = [48, 1, 64, 2][i % 4];
         assert!(e.ask(&format!("setoption name Hash value {mb}")).is_empty());
-        e.ask("setoption name Clear Hash");
+        clear_after_a_search(&mut e);
         e.ask("ucinewgame");
     }
     e.ask("setoption name Hash value 64");
-    e.ask("setoption name Clear Hash");
+    clear_after_a_search(&mut e);
     let last = e.rss_kb().unwrap_or(0);
     // 20 resizes of up to 64 MB: a leak would show as hundreds of MB.
     assert!(
@@ -1621,6 +1690,19 @@ fn castles_are_written_in_the_dialect_the_gui_speaks() {
     let (before, best, _) = e.bestmove(REPLY);
     assert_eq!(best, "O-O", "{before:?}");
     assert!(before.iter().any(|l| l.contains(" pv O-O")), "{before:?}");
+    // A classical game (Arena keeps the option from game to game): the
+    // king's two-square move, which Arena wants there; with UCI_Chess960
+    // on, the classical start is a Chess960 game and gets O-O.
+    e.ask("ucinewgame");
+    e.ask("setoption name UCI_Chess960 value false");
+    let classical = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
+    e.ask(classical);
+    e.send("go depth 3 searchmoves e1g1");
+    assert_eq!(e.bestmove(REPLY).1, "e1g1");
+    e.ask("setoption name UCI_Chess960 value true");
+    e.ask(classical);
+    e.send("go depth 3 searchmoves e1h1");
+    assert_eq!(e.bestmove(REPLY).1, "O-O");
 }
 
 /// A FEN whose castling rights no rook backs is read with those rights

@@ -7,7 +7,7 @@
 //! are matched against the legal moves of the position, so a hash collision
 //! can cost time but never produce an illegal move.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::Move;
 
@@ -74,6 +74,12 @@ unsafe impl Zeroable for Bucket {}
 pub struct Table {
     buckets: ZeroedArray<Bucket>,
     generation: AtomicU64,
+    /// A search may have written since the table was made or emptied.
+    /// Emptying an untouched table is skipped: a GUI sends `ucinewgame`
+    /// right after a large `Hash`, then waits on `isready`, and writing
+    /// every slot of a fresh zeroed table would only make it resident
+    /// (seconds for gigabytes).
+    written: AtomicBool,
 }
 
 impl Table {
@@ -95,11 +101,15 @@ impl Table {
         Table {
             buckets,
             generation: AtomicU64::new(0),
+            written: AtomicBool::new(false),
         }
     }
 
     /// Empty every entry (UCI `Clear Hash`, `ucinewgame`).
     pub fn clear(&self) {
+        if !self.written.swap(false, Ordering::SeqCst) {
+            return;
+        }
         for b in self.buckets.iter() {
             for e in &b.0 {
                 e[0].store(0, Ordering::Relaxed);
@@ -109,8 +119,9 @@ impl Table {
     }
 
     /// Start a new search: entries of older searches become the first to
-    /// be replaced.
+    /// be replaced. Every search calls it before its first [`Self::store`].
     pub fn new_search(&self) {
+        self.written.store(true, Ordering::SeqCst);
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -298,6 +309,12 @@ mod tests {
         assert_eq!(e.depth, 17);
         assert_eq!(e.bound, Bound::Lower);
         assert!(t.probe(0xdead_beef ^ 1).is_none());
+        t.clear();
+        assert!(t.probe(0xdead_beef).is_none());
+        // Emptied again after the next search's stores.
+        t.new_search();
+        t.store(0xdead_beef, 1234, 0, 0, 3, Bound::Exact);
+        assert!(t.probe(0xdead_beef).is_some());
         t.clear();
         assert!(t.probe(0xdead_beef).is_none());
     }

@@ -202,13 +202,11 @@ impl Session {
         Flow::Continue
     }
 
+    /// Apply a `setoption`. While a search (or `go perft`) runs, the
+    /// options it reads at its start are stored for the next one, as
+    /// Stockfish does (some GUIs send MultiPV to a running analysis); only
+    /// the table the search is using cannot change under it.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if self.engine.is_busy() {
-            self.error(&format!(
-                "option '{name}' not changed while searching; send stop first"
-            ));
-            return;
-        }
         let change = match options::parse_change(name, value) {
             Ok(c) => c,
             Err(e) => {
@@ -216,6 +214,18 @@ impl Session {
                 return;
             }
         };
+        #[cfg(feature = "tune")]
+        let tunable = matches!(change, Change::SearchParam(..));
+        #[cfg(not(feature = "tune"))]
+        let tunable = false;
+        let in_use = matches!(change, Change::Hash(_) | Change::ClearHash) || tunable;
+        if in_use && self.engine.is_busy() {
+            self.error(&format!(
+                "option '{}' not changed while searching; send stop first",
+                name.trim()
+            ));
+            return;
+        }
         match &change {
             Change::Hash(mb) => {
                 if let Err(e) = self.engine.set_hash(*mb) {

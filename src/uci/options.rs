@@ -234,7 +234,7 @@ pub const CHESS960_ARENA: Spec = Spec {
     id: Id::Chess960Arena,
     name: "UCI_Chess960_Arena",
     kind: Kind::Check { default: false },
-    what: "castles written O-O / O-O-O (Arena's dialect; also so once the GUI sends a castle that way)",
+    what: "castles written O-O / O-O-O in Chess960 games (Arena's dialect; in any game once the GUI sends a castle that way)",
 };
 
 /// `UCI_LimitStrength`: play at `UCI_Elo`.

@@ -48,19 +48,23 @@ impl Positions {
         *self = Positions::default();
     }
 
-    /// How castles are written to the GUI: `O-O` when it asked for Arena's
-    /// dialect (`UCI_Chess960_Arena`, `arena_option`) or spoke it in this
-    /// game, king-takes-rook with `UCI_Chess960` (`chess960_option`) or in a
-    /// Chess960 game, the king's two-square move otherwise.
+    /// How castles are written to the GUI: `O-O` when it spoke Arena's
+    /// dialect in this game, or asked for it (`UCI_Chess960_Arena`,
+    /// `arena_option`) in a Chess960 game; king-takes-rook with
+    /// `UCI_Chess960` (`chess960_option`) or in a Chess960 game; the king's
+    /// two-square move otherwise. Arena keeps an engine's options from game
+    /// to game and wants `e1g1` in a classical one: the option turned on
+    /// for Chess960 must not follow the engine there.
     pub fn gui_style(
         &self,
         arena_option: bool,
         chess960_option: bool,
         game: &Game,
     ) -> CastlingStyle {
-        if arena_option || self.arena_spoken {
+        let chess960_game = chess960_option || game.is_chess960();
+        if self.arena_spoken || (arena_option && chess960_game) {
             CastlingStyle::Arena
-        } else if chess960_option || game.is_chess960() {
+        } else if chess960_game {
             CastlingStyle::KingTakesRook
         } else {
             CastlingStyle::KingToSquare
