@@ -150,6 +150,48 @@ fn parts_that_do_not_make_one_run_are_refused() {
     let out = run(&["perft-merge", "p1.json", "p2.json", "p3.json"], &dir);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("p2.json (part 2/3) is damaged"));
+    // Edits whose totals still add up: a row's name, a reference count
+    // raised with its count (the built-in table of the 960 starts decides),
+    // and a count that differs from the reference (named on stderr).
+    let fresh = parts(&dir, &["perft", "3", "--all"], 3);
+    assert_eq!(fresh.len(), 3);
+    let original = std::fs::read(dir.join("p2.json")).expect("read");
+    let edit = |change: &dyn Fn(&mut Value)| {
+        let mut v: Value = serde_json::from_slice(&original).expect("JSON");
+        change(&mut v);
+        std::fs::write(dir.join("p2.json"), v.to_string()).expect("write");
+        run(&["perft-merge", "p1.json", "p2.json", "p3.json"], &dir)
+    };
+    let out = edit(&|v| v["results"][0]["id"] = Value::from("bogus"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("the parts' units do not make the run"),
+        "{}",
+        text(&out.stderr)
+    );
+    let raise = |v: &mut Value, by: u64| {
+        let n = v["results"][0]["nodes"].as_u64().expect("count") + by;
+        v["results"][0]["nodes"] = Value::from(n);
+        v["nodes"] = Value::from(v["nodes"].as_u64().expect("total") + by);
+    };
+    let out = edit(&|v| {
+        raise(v, 5);
+        let e = v["results"][0]["expected"].as_u64().expect("checked") + 5;
+        v["results"][0]["expected"] = Value::from(e);
+    });
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("the built-in table of the 960 starts"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = edit(&|v| raise(v, 5));
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.lines().any(|l| l.starts_with("MISMATCH: ")),
+        "a wrong count not named on stderr: {err}"
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -220,6 +220,9 @@ fn cli_json_report() {
         v["positions"][0]["expected"].as_u64(),
         v["positions"][0]["nodes"].as_u64().map(|n| n + 1)
     );
+    // The position is named on stderr too, terminal or not (a CI log).
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.lines().any(|l| l.starts_with("MISMATCH: ")), "{err}");
 }
 
 #[test]

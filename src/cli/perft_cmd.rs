@@ -812,7 +812,10 @@ fn run_suite(
             rate(total, start.elapsed()) / 1e6
         ));
         if r.matches() == Some(false) {
-            bar.println(format!("MISMATCH: {}", result_line(&jobs[i], r)));
+            // On stderr whether or not it is a terminal (`--json` to a
+            // file, a CI log): the bar's own `println` writes only to a
+            // terminal.
+            bar.suspend(|| eprintln!("MISMATCH: {}", result_line(&jobs[i], r)));
         }
         if json {
             return;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Position};
 
-use super::perft_cmd::{count_moves, progress, rate, say_hash, write_json, Source};
+use super::perft_cmd::{all_starts, count_moves, progress, rate, say_hash, write_json, Source};
 use super::{CliError, PerftMergeArgs};
 use crate::notation::shredder_fen;
 use crate::perft::runner::{self, Job};
@@ -50,6 +50,15 @@ pub fn part(
         }
         Source::One(pos) => root_moves_part(&engine, shard, depth, &pos),
     };
+    if run.units < shard.parts {
+        eprintln!(
+            "note: the run has {} units, fewer than {} parts: parts {}/{} and above are empty",
+            run.units,
+            shard.parts,
+            run.units + 1,
+            shard.parts
+        );
+    }
     let report = PartReport {
         run,
         part: shard.part,
@@ -85,7 +94,7 @@ fn suite_part(
         units: jobs.len(),
         checksum: shard::checksum(
             jobs.iter()
-                .map(|j| format!("{} {} {}", j.id, j.depth, j.fen)),
+                .map(|j| shard::suite_unit(&j.id, j.depth, &j.fen)),
         ),
     };
     let (indexes, mine): (Vec<usize>, Vec<Job>) = jobs
@@ -103,10 +112,17 @@ fn suite_part(
             1
         });
         if r.matches() == Some(false) {
-            bar.println(format!(
-                "MISMATCH: {} depth {} nodes {} expected {:?}",
-                mine[i].id, mine[i].depth, r.nodes, r.expected
-            ));
+            // On stderr whether or not it is a terminal (a cluster job's
+            // log): the bar's own `println` writes only to a terminal.
+            bar.suspend(|| {
+                eprintln!(
+                    "MISMATCH: {} depth {} nodes {} expected {}",
+                    mine[i].id,
+                    mine[i].depth,
+                    r.nodes,
+                    r.expected.map_or("-".to_owned(), |e| e.to_string())
+                );
+            });
         }
     });
     bar.finish_and_clear();
@@ -146,9 +162,11 @@ fn root_moves_part(
         kind: RunKind::RootMoves,
         depth,
         units: moves.len(),
-        checksum: shard::checksum(
-            std::iter::once(format!("{depth} {fen}")).chain(moves.iter().map(|(u, _)| u.clone())),
-        ),
+        checksum: shard::checksum(shard::root_move_units(
+            depth,
+            &fen,
+            moves.iter().map(|(u, _)| u.as_str()),
+        )),
     };
     let (units, mine): (Vec<usize>, Vec<shakmaty::Move>) = moves
         .iter()
@@ -215,7 +233,10 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
         .iter()
         .map(|p| read_part(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = shard::merge(&parts).map_err(|e| CliError::Mismatch(e.to_string()))?;
+    let mut merged = shard::merge(&parts).map_err(|e| CliError::Mismatch(e.to_string()))?;
+    if merged.run.kind == RunKind::Suite {
+        check_references(&mut merged.results)?;
+    }
     let differs = |r: &UnitResult| r.expected.is_some_and(|e| e != r.nodes);
     let mismatches = merged.results.iter().filter(|r| differs(r)).count();
     let mut out = io::stdout().lock();
@@ -274,9 +295,46 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
             )
         );
     }
+    for r in merged.results.iter().filter(|r| differs(r)) {
+        eprintln!(
+            "MISMATCH: {} depth {} nodes {} expected {}",
+            r.id,
+            r.depth,
+            r.nodes,
+            r.expected.map_or("-".to_owned(), |e| e.to_string())
+        );
+    }
     Ok(if mismatches > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The references of start positions come from the built-in table, not
+/// from the parts alone: a part's `expected` that disagrees with it was
+/// edited (refused), and a start the table has at that depth but the part
+/// left unchecked is checked now.
+fn check_references(results: &mut [UnitResult]) -> Result<(), CliError> {
+    let starts = all_starts()?;
+    let table: std::collections::HashMap<&str, &std::collections::BTreeMap<u32, u64>> = starts
+        .iter()
+        .map(|e| (e.fen.as_str(), &e.expected))
+        .collect();
+    for r in results {
+        let Some(&reference) = table.get(r.fen.as_str()).and_then(|x| x.get(&r.depth)) else {
+            continue;
+        };
+        match r.expected {
+            Some(e) if e != reference => {
+                return Err(CliError::Mismatch(format!(
+                    "unit {} ({}) expects {e} at depth {}, the built-in table of the 960 starts \
+                     {reference}: a part was edited",
+                    r.unit, r.id, r.depth
+                )))
+            }
+            _ => r.expected = Some(reference),
+        }
+    }
+    Ok(())
 }

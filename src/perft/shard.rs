@@ -125,6 +125,22 @@ where
     format!("fnv1a64:{:016x}", h.finish())
 }
 
+/// How a suite position is described to [`checksum`]: its name, the depth
+/// it is counted to and its FEN.
+pub fn suite_unit(id: &str, depth: u32, fen: &str) -> String {
+    format!("{id} {depth} {fen}")
+}
+
+/// How a root-move run is described to [`checksum`]: the depth and the root
+/// position first, then each root move's UCI text, in run order.
+pub fn root_move_units<'a>(
+    depth: u32,
+    fen: &str,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> impl Iterator<Item = String> {
+    std::iter::once(format!("{depth} {fen}")).chain(moves.into_iter().map(str::to_owned))
+}
+
 /// One counted unit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitResult {
@@ -204,6 +220,17 @@ pub enum MergeError {
         /// Number of parts.
         parts: usize,
     },
+    /// The units of the parts together do not describe the run their
+    /// reports name: a name, FEN or depth was edited, or rows were swapped.
+    #[error("the parts' units do not make the run they name (their checksum is {computed}, the run's {run}): a part was edited{culprit}")]
+    Checksum {
+        /// The checksum of the merged units.
+        computed: String,
+        /// The run's checksum, as every part gives it.
+        run: String,
+        /// `; first suspect: NAME (...)` when one part can be named.
+        culprit: String,
+    },
     /// The parts' counts add up to more than 64 bits hold (a damaged part).
     #[error("the parts' counts add up to more than 2^64")]
     TooLarge,
@@ -267,7 +294,7 @@ pub struct Merged {
 /// # Errors
 /// The first problem found, as a [`MergeError`].
 pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
-    let (first_name, first) = parts.first().ok_or(MergeError::Empty)?;
+    let (first_name, first) = majority(parts).ok_or(MergeError::Empty)?;
     let mut seen: BTreeMap<usize, &str> = BTreeMap::new();
     for (name, p) in parts {
         if p.run != first.run || p.parts != first.parts {
@@ -348,12 +375,76 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
         .flat_map(|(_, p)| p.results.iter().cloned())
         .collect();
     results.sort_by_key(|r| r.unit);
+    check_units(&first.run, &results, parts)?;
     Ok(Merged {
         run: first.run.clone(),
         parts: first.parts,
         nodes: total(&results).ok_or(MergeError::TooLarge)?,
         seconds: parts.iter().map(|(_, p)| p.seconds).sum(),
         results,
+    })
+}
+
+/// The first part of the run most parts name: a stale part of another run
+/// (a leftover file a glob picked up) is then the one named as foreign,
+/// wherever it comes in the list.
+fn majority(parts: &[(String, PartReport)]) -> Option<&(String, PartReport)> {
+    let mut counts: std::collections::HashMap<(String, usize), (usize, usize)> =
+        std::collections::HashMap::new();
+    for (i, (_, p)) in parts.iter().enumerate() {
+        let entry = counts.entry((p.run.to_string(), p.parts)).or_insert((0, i));
+        entry.0 += 1;
+    }
+    let best = counts
+        .values()
+        .max_by_key(|&&(count, first)| (count, std::cmp::Reverse(first)))?;
+    parts.get(best.1)
+}
+
+/// The merged units must describe the run every part names: recomputed,
+/// their checksum is the run's. A root-move run's units must also all be of
+/// its one root position and depth (the checksum holds the root once).
+fn check_units(
+    run: &RunId,
+    results: &[UnitResult],
+    parts: &[(String, PartReport)],
+) -> Result<(), MergeError> {
+    let computed = match run.kind {
+        RunKind::Suite => checksum(results.iter().map(|r| suite_unit(&r.id, r.depth, &r.fen))),
+        RunKind::RootMoves => {
+            // A position with no legal move has no unit to take the root from.
+            let Some(first) = results.first() else {
+                return Ok(());
+            };
+            checksum(root_move_units(
+                run.depth,
+                &first.fen,
+                results.iter().map(|r| r.id.as_str()),
+            ))
+        }
+    };
+    let odd_root = |r: &UnitResult| {
+        run.kind == RunKind::RootMoves
+            && results
+                .first()
+                .is_some_and(|f| r.fen != f.fen || r.depth != run.depth)
+    };
+    let suspect = results.iter().find(|r| odd_root(r)).map(|r| r.unit);
+    if computed == run.checksum && suspect.is_none() {
+        return Ok(());
+    }
+    let culprit = suspect
+        .and_then(|unit| {
+            parts
+                .iter()
+                .find(|(_, p)| p.results.iter().any(|r| r.unit == unit))
+                .map(|(name, _)| format!("; unit {unit} of {name} is of another position or depth"))
+        })
+        .unwrap_or_default();
+    Err(MergeError::Checksum {
+        computed,
+        run: run.checksum.clone(),
+        culprit,
     })
 }
 
@@ -401,7 +492,7 @@ mod tests {
             kind: RunKind::Suite,
             depth: 3,
             units: 5,
-            checksum: checksum(["u"]),
+            checksum: checksum((0..5).map(|i| suite_unit(&i.to_string(), 3, ""))),
         };
         (1..=n)
             .map(|part| {
@@ -460,6 +551,11 @@ mod tests {
         foreign[2].1.run.depth = 4;
         let e = merge(&foreign).expect_err("foreign").to_string();
         assert!(e.starts_with("p3 is part of another run (depth 4"), "{e}");
+        // A stale part first in the list: the odd one is still named.
+        let mut stale_first = vec![("stale".to_owned(), parts_of(4).remove(0).1)];
+        stale_first.extend(parts.iter().cloned());
+        let e = merge(&stale_first).expect_err("stale").to_string();
+        assert!(e.starts_with("stale is part of another run"), "{e}");
         let mut other_split = parts.clone();
         other_split.push(("x".into(), parts_of(4).remove(0).1));
         assert!(merge(&other_split)
@@ -491,6 +587,18 @@ mod tests {
         beyond[0].1.results.push(extra);
         let e = merge(&beyond).expect_err("beyond").to_string();
         assert_eq!(e, "p1 (part 1/3) is damaged: unit 6 does not belong to it");
+        // Rows edited or swapped between parts: every total still adds up,
+        // but the units no longer make the run.
+        let mut renamed = parts.clone();
+        renamed[1].1.results[0].id = "bogus".into();
+        let e = merge(&renamed).expect_err("renamed").to_string();
+        assert!(e.starts_with("the parts' units do not make the run"), "{e}");
+        let mut deeper = parts.clone();
+        deeper[2].1.results[0].depth = 9;
+        assert!(matches!(merge(&deeper), Err(MergeError::Checksum { .. })));
+        let mut moved = parts.clone();
+        moved[0].1.results[0].fen = "8/8/8/8/8/8/8/K6k w - - 0 1".into();
+        assert!(matches!(merge(&moved), Err(MergeError::Checksum { .. })));
         // Counts that overflow 64 bits.
         let mut huge = parts;
         huge[0].1.results[0].nodes = u64::MAX;
