@@ -135,7 +135,7 @@ impl UciClient {
             declares_chess960: false,
         };
         client.send("uci")?;
-        for line in client.read_until("the uci handshake", |l| l == "uciok")? {
+        for line in client.read_until("doing the uci handshake", |l| l == "uciok")? {
             if line.starts_with("id name ") {
                 client.name = id_name(&line);
             }
@@ -169,7 +169,8 @@ impl UciClient {
     /// As [`Self::read_until`].
     pub fn sync(&mut self) -> Result<(), ClientError> {
         self.send("isready")?;
-        self.read_until("isready", |l| l == "readyok").map(|_| ())
+        self.read_until("answering isready", |l| l == "readyok")
+            .map(|_| ())
     }
 
     /// Read lines until one satisfies `done`; return them all, that one

@@ -680,9 +680,12 @@ fn numbering_schemes_on_fen_idn_and_show() {
     );
     assert_eq!(ok(&["idn", "--scheme", "fritz", "RNBQKBNR"]).trim(), "359");
     assert!(bad(&["fen", "--scheme", "fritz", "0"]).contains("1..960"));
-    assert!(bad(&["idn", "--scheme", "nope", "RNBQKBNR"]).contains("nope"));
-    // An unknown scheme is refused even where the position is not a number.
-    assert!(bad(&["show", "RNBQKBNR", "--scheme", "bogus"]).contains("bogus"));
+    // An unknown scheme is refused by the parser, with the names it takes
+    // (also where the position is not a number); any case is read.
+    let e = usage(&["idn", "--scheme", "nope", "RNBQKBNR"]);
+    assert!(e.contains("'nope'") && e.contains("scharnagl-1"), "{e}");
+    assert!(usage(&["show", "RNBQKBNR", "--scheme", "bogus"]).contains("bogus"));
+    assert_eq!(ok(&["idn", "--scheme", "Fritz", "RNBQKBNR"]).trim(), "359");
     // Numbers in the other schemes are read as Scharnagl numbers are:
     // digits only, a number too large for any integer named as typed.
     assert!(bad(&["fen", "+359", "--scheme", "fritz"]).contains("'+359'"));

@@ -41,16 +41,39 @@ pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One page in roff. clap_mangen heads the `after_help` text `EXTRA`;
-/// ours is the exit statuses, so it gets the customary heading.
+/// One page in roff, its footer naming the program and version.
+/// clap_mangen heads the `after_help` text `EXTRA`: exit statuses get the
+/// customary `EXIT STATUS` heading (without the help's own "Exit status:"
+/// words), other text `NOTES`; and its lines stay lines (roff would fill
+/// them into one paragraph: the completions' one command per shell).
 fn render(cmd: clap::Command) -> Result<Vec<u8>, CliError> {
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd)
         .section(MAN_SECTION)
         .manual("Games Manual")
+        .source(format!("chess960 {}", crate::VERSION))
         .render(&mut page)?;
-    let page = String::from_utf8_lossy(&page).replace("\n.SH EXTRA\n", "\n.SH \"EXIT STATUS\"\n");
-    Ok(page.into_bytes())
+    let page = String::from_utf8_lossy(&page).into_owned();
+    let Some(at) = page.find("\n.SH EXTRA\n") else {
+        return Ok(page.into_bytes());
+    };
+    let body_start = at + "\n.SH EXTRA\n".len();
+    let body_end = page[body_start..]
+        .find("\n.SH ")
+        .map_or(page.len(), |i| body_start + i + 1);
+    let body = &page[body_start..body_end];
+    let (heading, body) = match body.strip_prefix("Exit status: ") {
+        Some(rest) => ("\"EXIT STATUS\"", rest.to_owned()),
+        None => ("NOTES", body.to_owned()),
+    };
+    let lines: Vec<&str> = body.lines().collect();
+    let mut out = String::with_capacity(page.len() + 64);
+    out.push_str(&page[..at]);
+    out.push_str(&format!("\n.SH {heading}\n"));
+    out.push_str(&lines.join("\n.br\n"));
+    out.push('\n');
+    out.push_str(&page[body_end..]);
+    Ok(out.into_bytes())
 }
 
 /// Every visible subcommand of `cmd` and theirs (`chess960 event new`),

@@ -118,23 +118,31 @@ pub struct WrapArgs {
     /// chess960 answers with its own move.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub margin: u64,
-    /// The engine's program and its arguments.
+    /// The engine's program and its arguments (wrap's own options come before it: everything
+    /// after ENGINE is the engine's).
     #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub engine: Vec<String>,
+}
+
+/// The names `--scheme` takes: listed in `--help`, offered by the shell
+/// completions, anything else refused by the parser with the list.
+fn scheme_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::numbering::Scheme::ALL.map(|s| s.name()))
 }
 
 /// `chess960 fen N [--shredder]`
 #[derive(Debug, Args)]
 pub struct FenArgs {
-    /// Scharnagl number 0..959 (518 = RNBQKBNR).
-    #[arg(allow_negative_numbers = true)]
+    /// The start's number in --scheme: Scharnagl 0..959 by default (518 = RNBQKBNR); with
+    /// --dfrc 0..921599.
+    #[arg(allow_negative_numbers = true, value_name = "N")]
     pub number: String,
     /// Write the castling field as Shredder-FEN (`HAha`) instead of X-FEN (`KQkq`).
     #[arg(long)]
     pub shredder: bool,
     /// Numbering scheme of N: scharnagl (0..959), scharnagl-1 (1..960: 960
     /// stands for 0, the rest as Scharnagl's) or fritz (1..960).
-    #[arg(long, default_value = "scharnagl")]
+    #[arg(long, default_value = "scharnagl", value_parser = scheme_names(), ignore_case = true)]
     pub scheme: String,
     /// N is a Double Fischer Random start, white + 960 * black (0..921599).
     #[arg(long, conflicts_with = "scheme")]
@@ -145,7 +153,7 @@ pub struct FenArgs {
 #[derive(Debug, Args)]
 pub struct IdnArgs {
     /// Numbering scheme to print: scharnagl, scharnagl-1 or fritz.
-    #[arg(long, default_value = "scharnagl")]
+    #[arg(long, default_value = "scharnagl", value_parser = scheme_names(), ignore_case = true)]
     pub scheme: String,
     /// Print the Double Fischer Random number (white + 960 * black) of a FEN
     /// or of two back ranks, White's first (`RNBQKBNR bbqnnrkr`).
@@ -172,7 +180,7 @@ pub struct ShowArgs {
     #[arg(long, conflicts_with = "scheme")]
     pub dfrc: bool,
     /// Numbering scheme of a number given as POSITION: scharnagl, scharnagl-1 or fritz.
-    #[arg(long, default_value = "scharnagl")]
+    #[arg(long, default_value = "scharnagl", value_parser = scheme_names(), ignore_case = true)]
     pub scheme: String,
     /// A Scharnagl number, a FEN or an 8-letter back rank.
     #[arg(required = true, num_args = 1..)]
@@ -244,8 +252,25 @@ pub struct OpeningsArgs {
     pub dfrc: bool,
 }
 
+/// The exit statuses of `perft`, as its `--help` and man page state them.
+const PERFT_EXIT_STATUS: &str = "Exit status: 0 every count checked agrees (or none had a \
+reference); 1 a count differs from the reference (named on stderr as MISMATCH:), or a file \
+cannot be read or written; 2 usage error. With --engine, as diff answers: 0 the engines agree, \
+1 the other engine's counts differ, 2 it cannot be run or does not count.";
+
+/// The exit statuses of `perft-merge`.
+const PERFT_MERGE_EXIT_STATUS: &str = "Exit status: 0 the parts make one run and no count differs \
+from a reference; 1 a part is missing, doubled, of another run or damaged, or a count differs \
+(named on stderr); 2 usage error.";
+
+/// The exit statuses of `event verify`.
+const VERIFY_EXIT_STATUS: &str = "Exit status: 0 the secret matches the commitment and every \
+start given is its round's; 1 they do not (the round is named); 2 usage error (a commitment that \
+is not 64 hex digits, a start that is not one).";
+
 /// `chess960 perft DEPTH (--idn N | --fen FEN | --all | --epd FILE) [--divide]`
 #[derive(Debug, Args)]
+#[command(after_help = PERFT_EXIT_STATUS)]
 pub struct PerftArgs {
     /// Depth in plies (required; after a quoted --fen it may come last).
     pub depth: Option<u32>,
@@ -301,6 +326,7 @@ pub struct PerftArgs {
 
 /// `chess960 perft-merge FILE...`
 #[derive(Debug, Args)]
+#[command(after_help = PERFT_MERGE_EXIT_STATUS)]
 pub struct PerftMergeArgs {
     /// The parts' `--json` reports, in any order (`-` reads one from stdin).
     #[arg(required = true, num_args = 1..)]
@@ -399,7 +425,7 @@ pub struct EventNewArgs {
     #[arg(long)]
     pub dfrc: bool,
     /// The event's name, printed on every page.
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", hide_default_value = true)]
     pub name: String,
     /// Your own secret (at least 16 bytes, hashed as UTF-8) instead of 32 random bytes from the system.
     /// It may begin with '-'.
@@ -454,7 +480,10 @@ pub struct EventFileArgs {
 
 /// `chess960 event verify --commitment HEX --secret S (--round R --start N | --starts N1,N2,...)`
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("claim").required(true).args(["round", "starts"])))]
+#[command(
+    group(clap::ArgGroup::new("claim").required(true).args(["round", "starts"])),
+    after_help = VERIFY_EXIT_STATUS
+)]
 pub struct EventVerifyArgs {
     /// The commitment published before the event (64 hex digits).
     #[arg(long)]
