@@ -236,6 +236,22 @@ fn the_event_file_and_its_secret_are_kept_safe() {
     stdout(&["event", "reveal", f]);
     let page = dir.join("pack.html");
     stdout(&["event", "pack", f, "-o", page.to_str().expect("path")]);
+    // The pack shows every round, and a file replaced with --force kept its
+    // old mode on open: both end readable by their owner alone.
+    let forced = dir.join("forced.json");
+    std::fs::write(&forced, "old").expect("write");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = std::fs::Permissions::from_mode(0o644);
+        std::fs::set_permissions(&forced, open).expect("chmod");
+        let fo = forced.to_str().expect("path");
+        stdout(&["event", "new", "--rounds", "3", "--force", "-o", fo]);
+        for made in [&forced, &page] {
+            let mode = std::fs::metadata(made).expect("made").permissions().mode();
+            assert_eq!(mode & 0o077, 0, "{}: {mode:o}", made.display());
+        }
+    }
     let err = fails_with(&["event", "new", "--rounds", "3", "-o", "-"], 2);
     assert!(err.contains("not '-'"), "{err}");
     let err = fails_with(

@@ -96,6 +96,8 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
             CliError::Io(format!("cannot create '{}': {err}", path.display()))
         }
     })?;
+    // An existing file replaced with --force kept its old mode on open.
+    private(&file, path)?;
     file.write_all(e.to_file().as_bytes())
         .and_then(|()| file.sync_all())
         .map_err(|err| CliError::Io(format!("cannot write '{}': {err}", path.display())))?;
@@ -108,6 +110,19 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
         path.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Make `file` (at `path`) readable and writable by its owner alone.
+fn private(file: &fs::File, path: &Path) -> Result<(), CliError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(fs::Permissions::from_mode(0o600))
+            .map_err(|e| CliError::Io(format!("cannot make '{}' private: {e}", path.display())))?;
+    }
+    #[cfg(not(unix))]
+    let _ = (file, path);
+    Ok(())
 }
 
 /// `event draw`: one round in full, or a line per round.
@@ -146,7 +161,15 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
     let page = html::event_pack(&e, paper)?;
     let output = a.output.as_deref().unwrap_or(Path::new("-"));
     refuse_event_file(output)?;
-    write_file(output, &page)?;
+    if !write_file(output, &page)? {
+        // Every round's start is in it: its owner's alone, as the event
+        // file, until the rounds are played.
+        let file = fs::File::open(output)
+            .map_err(|e| CliError::Io(format!("cannot open '{}': {e}", output.display())))?;
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            private(&file, output)?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

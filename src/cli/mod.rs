@@ -302,8 +302,8 @@ pub struct PerftArgs {
     #[arg(long)]
     pub json: bool,
     /// Suites: count each position at the deepest depth up to DEPTH whose
-    /// expected count is at most N (a node cap for quick checks), or at its
-    /// shallowest listed depth when none is that small.
+    /// expected count is at most N (a node cap for quick checks; depth 1,
+    /// said on stderr when unchecked, where none is that small).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
     /// Check another UCI engine's `go perft` against ours (its command line,

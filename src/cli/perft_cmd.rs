@@ -82,7 +82,13 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         );
     }
     if let Some(command) = &a.engine {
-        let positions: Vec<(String, Chess, u32)> = match source(a, fen.as_deref())? {
+        // As diff answers, trouble is 2 (1 means the counts differ): a
+        // suite file that cannot be read is trouble here.
+        let source = source(a, fen.as_deref()).map_err(|e| match e {
+            CliError::Io(m) => CliError::Usage(m),
+            other => other,
+        })?;
+        let positions: Vec<(String, Chess, u32)> = match source {
             Source::One(pos) => vec![("position".into(), pos, depth)],
             Source::Suite(entries) => entries
                 .iter()
@@ -101,6 +107,19 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
                 .iter()
                 .map(|e| Job::from_entry(e, depth, a.max_nodes))
                 .collect();
+            if let Some(cap) = a.max_nodes {
+                let unchecked = entries
+                    .iter()
+                    .zip(&jobs)
+                    .filter(|(e, j)| !e.expected.is_empty() && j.expected.is_none())
+                    .count();
+                if unchecked > 0 {
+                    eprintln!(
+                        "note: {unchecked} position(s) list no count at or under --max-nodes {cap}: \
+                         counted at depth 1, unchecked"
+                    );
+                }
+            }
             if a.divide {
                 if a.json {
                     return Err(CliError::Usage(
@@ -815,7 +834,15 @@ fn run_suite(
             // On stderr whether or not it is a terminal (`--json` to a
             // file, a CI log): the bar's own `println` writes only to a
             // terminal.
-            bar.suspend(|| eprintln!("MISMATCH: {}", result_line(&jobs[i], r)));
+            bar.suspend(|| {
+                eprintln!(
+                    "MISMATCH: {} depth {} nodes {} expected {}",
+                    jobs[i].id,
+                    jobs[i].depth,
+                    r.nodes,
+                    r.expected.map_or("-".to_owned(), |e| e.to_string())
+                );
+            });
         }
         if json {
             return;

@@ -52,10 +52,11 @@ pub fn part(
     };
     if run.units < shard.parts {
         eprintln!(
-            "note: the run has {} units, fewer than {} parts: parts {}/{} and above are empty",
+            "note: the run has {} units, fewer than {} parts: parts {}..{} of {} are empty",
             run.units,
             shard.parts,
             run.units + 1,
+            shard.parts,
             shard.parts
         );
     }

@@ -33,22 +33,22 @@ pub struct Job {
 
 impl Job {
     /// The job for `entry` at `depth`, or with a node cap at the deepest
-    /// depth up to `depth` whose expected count is at most `max_nodes`.
-    /// When every listed depth is larger, the shallowest listed one: a
-    /// check must check something, and a count with no reference (depth 1
-    /// of a file that lists only depths 5 and 6) checks nothing. Entries
-    /// with no listed depth up to `depth` are counted at `depth` regardless
-    /// of the cap: their size is unknown.
+    /// depth up to `depth` whose expected count is at most `max_nodes`
+    /// (depth 1 if none is: the cap is a promise of a quick run, so a
+    /// position whose references are all larger is counted at depth 1,
+    /// checked only where the file lists it; the command says how many
+    /// went unchecked). Entries without any expectation are counted at
+    /// `depth` regardless of the cap: their size is unknown.
     pub fn from_entry(entry: &SuiteEntry, depth: u32, max_nodes: Option<u64>) -> Job {
-        let listed = || entry.expected.range(1..=depth);
         let depth = match max_nodes {
-            Some(cap) => listed()
+            Some(cap) if !entry.expected.is_empty() => entry
+                .expected
+                .range(1..=depth)
                 .filter(|&(_, &n)| n <= cap)
                 .map(|(&d, _)| d)
                 .next_back()
-                .or_else(|| listed().map(|(&d, _)| d).next())
-                .unwrap_or(depth),
-            None => depth,
+                .unwrap_or(1),
+            _ => depth,
         };
         Job {
             id: entry.id.clone(),
@@ -195,10 +195,10 @@ mod tests {
         );
     }
 
-    /// The node cap picks the deepest listed depth under it, else the
-    /// shallowest listed one (checked), never an unlisted depth 1.
+    /// The node cap picks the deepest listed depth under it, else depth 1
+    /// (checked where it is listed): never a count above the cap.
     #[test]
-    fn a_node_cap_keeps_the_count_checked() {
+    fn a_node_cap_is_a_cap() {
         let entry = |listed: &[(u32, u64)]| SuiteEntry {
             id: "x".into(),
             fen: String::new(),
@@ -216,8 +216,9 @@ mod tests {
         assert_eq!(pick(&full, 4, None), (4, Some(197_281)));
         assert_eq!(pick(&full, 4, Some(5)), (1, Some(20)));
         let deep = entry(&[(3, 8902), (4, 197_281)]);
-        assert_eq!(pick(&deep, 4, Some(1000)), (3, Some(8902)));
-        assert_eq!(pick(&deep, 2, Some(1000)), (2, None));
+        assert_eq!(pick(&deep, 4, Some(10_000)), (3, Some(8902)));
+        assert_eq!(pick(&deep, 4, Some(1000)), (1, None));
+        assert_eq!(pick(&deep, 2, Some(1000)), (1, None));
         assert_eq!(pick(&entry(&[]), 4, Some(1000)), (4, None));
     }
 }

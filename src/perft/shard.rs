@@ -401,6 +401,19 @@ fn majority(parts: &[(String, PartReport)]) -> Option<&(String, PartReport)> {
     parts.get(best.1)
 }
 
+/// The root position of a root-move run: the FEN most units give (an
+/// edited unit, even the first, is then the odd one out).
+fn root_fen(results: &[UnitResult]) -> Option<&str> {
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for r in results {
+        *counts.entry(r.fen.as_str()).or_insert(0) += 1;
+    }
+    results
+        .iter()
+        .map(|r| r.fen.as_str())
+        .max_by_key(|f| counts.get(f).copied().unwrap_or(0))
+}
+
 /// The merged units must describe the run every part names: recomputed,
 /// their checksum is the run's. A root-move run's units must also all be of
 /// its one root position and depth (the checksum holds the root once).
@@ -413,21 +426,19 @@ fn check_units(
         RunKind::Suite => checksum(results.iter().map(|r| suite_unit(&r.id, r.depth, &r.fen))),
         RunKind::RootMoves => {
             // A position with no legal move has no unit to take the root from.
-            let Some(first) = results.first() else {
+            let Some(root) = root_fen(results) else {
                 return Ok(());
             };
             checksum(root_move_units(
                 run.depth,
-                &first.fen,
+                root,
                 results.iter().map(|r| r.id.as_str()),
             ))
         }
     };
+    let root = root_fen(results);
     let odd_root = |r: &UnitResult| {
-        run.kind == RunKind::RootMoves
-            && results
-                .first()
-                .is_some_and(|f| r.fen != f.fen || r.depth != run.depth)
+        run.kind == RunKind::RootMoves && root.is_some_and(|f| r.fen != f || r.depth != run.depth)
     };
     let suspect = results.iter().find(|r| odd_root(r)).map(|r| r.unit);
     if computed == run.checksum && suspect.is_none() {
@@ -599,6 +610,45 @@ mod tests {
         let mut moved = parts.clone();
         moved[0].1.results[0].fen = "8/8/8/8/8/8/8/K6k w - - 0 1".into();
         assert!(matches!(merge(&moved), Err(MergeError::Checksum { .. })));
+        // A root-move run whose first unit's root was edited: that part is
+        // the one named, not the next.
+        let root = "7k/8/8/8/8/8/8/K7 w - - 0 1";
+        let moves = ["a1a2", "a1b1", "a1b2"];
+        let run = RunId {
+            kind: RunKind::RootMoves,
+            depth: 2,
+            units: 3,
+            checksum: checksum(root_move_units(2, root, moves)),
+        };
+        let mut roots: Vec<(String, PartReport)> = (0..3)
+            .map(|i| {
+                let result = UnitResult {
+                    unit: i,
+                    id: moves[i].into(),
+                    fen: root.into(),
+                    depth: 2,
+                    nodes: 3,
+                    expected: None,
+                };
+                let report = PartReport {
+                    run: run.clone(),
+                    part: i + 1,
+                    parts: 3,
+                    threads: 1,
+                    seconds: 1.0,
+                    nodes: 3,
+                    results: vec![result],
+                };
+                (format!("r{}", i + 1), report)
+            })
+            .collect();
+        assert!(merge(&roots).is_ok());
+        roots[0].1.results[0].fen = "7k/8/8/8/8/8/8/1K6 w - - 0 1".into();
+        let e = merge(&roots).expect_err("edited root").to_string();
+        assert!(
+            e.ends_with("unit 0 of r1 is of another position or depth"),
+            "{e}"
+        );
         // Counts that overflow 64 bits.
         let mut huge = parts;
         huge[0].1.results[0].nodes = u64::MAX;

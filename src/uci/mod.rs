@@ -62,7 +62,7 @@ stop / ponderhit / quit
 d                                show the board, FEN, Shredder-FEN and start number
 eval                             static evaluation of the position
 Castling moves are written king-takes-own-rook (e1h1) with UCI_Chess960 or a Chess960 start,
-O-O / O-O-O with UCI_Chess960_Arena or once the GUI has sent a castle that way.";
+O-O / O-O-O with UCI_Chess960_Arena in a Chess960 game or once the GUI has sent a castle that way.";
 
 /// Whether the session goes on after a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
