@@ -187,6 +187,12 @@ fn wide_space(c: char) -> bool {
     )
 }
 
+/// A character an event name may not hold: a control character, or one a
+/// page would not show (an unusual space is shown as a space, so allowed).
+fn unfit_in_name(c: char) -> bool {
+    c.is_control() || (invisible(c) && !wide_space(c))
+}
+
 /// A character a reader cannot see or tell from a plain space: white space
 /// other than U+0020 (no-break, em, ideographic spaces, line and paragraph
 /// separators) and Unicode's invisible format characters (category Cf:
@@ -438,11 +444,7 @@ impl Event {
         if chars > MAX_NAME_CHARS {
             return Err(EventError::NameTooLong(chars));
         }
-        if let Some(c) = name
-            .trim()
-            .chars()
-            .find(|&c| c.is_control() || (invisible(c) && !wide_space(c)))
-        {
+        if let Some(c) = name.trim().chars().find(|&c| unfit_in_name(c)) {
             return Err(EventError::NameNotPrintable(c));
         }
         check(&secret)?;
@@ -512,13 +514,7 @@ impl Event {
         let name: String = file
             .name
             .chars()
-            .map(|c| {
-                if c.is_control() || (invisible(c) && !wide_space(c)) {
-                    ' '
-                } else {
-                    c
-                }
-            })
+            .map(|c| if unfit_in_name(c) { ' ' } else { c })
             .collect();
         let event = Event::build(
             &name,

@@ -285,6 +285,13 @@ pub(super) fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
         .collect()
 }
 
+/// The stderr line naming a count that differs from its reference, the
+/// same from a suite run, a part and a merge (a log is read for it).
+pub(super) fn say_mismatch(id: &str, depth: u32, nodes: u64, expected: Option<u64>) {
+    let expected = expected.map_or("-".to_owned(), |e| e.to_string());
+    eprintln!("MISMATCH: {id} depth {depth} nodes {nodes} expected {expected}");
+}
+
 pub(super) fn rate(nodes: u64, elapsed: Duration) -> f64 {
     let s = elapsed.as_secs_f64();
     if s > 0.0 {
@@ -834,15 +841,7 @@ fn run_suite(
             // On stderr whether or not it is a terminal (`--json` to a
             // file, a CI log): the bar's own `println` writes only to a
             // terminal.
-            bar.suspend(|| {
-                eprintln!(
-                    "MISMATCH: {} depth {} nodes {} expected {}",
-                    jobs[i].id,
-                    jobs[i].depth,
-                    r.nodes,
-                    r.expected.map_or("-".to_owned(), |e| e.to_string())
-                );
-            });
+            bar.suspend(|| say_mismatch(&jobs[i].id, jobs[i].depth, r.nodes, r.expected));
         }
         if json {
             return;

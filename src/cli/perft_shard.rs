@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Position};
 
-use super::perft_cmd::{all_starts, count_moves, progress, rate, say_hash, write_json, Source};
+use super::perft_cmd::{
+    all_starts, count_moves, progress, rate, say_hash, say_mismatch, write_json, Source,
+};
 use super::{CliError, PerftMergeArgs};
 use crate::notation::shredder_fen;
 use crate::perft::runner::{self, Job};
@@ -115,15 +117,7 @@ fn suite_part(
         if r.matches() == Some(false) {
             // On stderr whether or not it is a terminal (a cluster job's
             // log): the bar's own `println` writes only to a terminal.
-            bar.suspend(|| {
-                eprintln!(
-                    "MISMATCH: {} depth {} nodes {} expected {}",
-                    mine[i].id,
-                    mine[i].depth,
-                    r.nodes,
-                    r.expected.map_or("-".to_owned(), |e| e.to_string())
-                );
-            });
+            bar.suspend(|| say_mismatch(&mine[i].id, mine[i].depth, r.nodes, r.expected));
         }
     });
     bar.finish_and_clear();
@@ -297,13 +291,7 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
         );
     }
     for r in merged.results.iter().filter(|r| differs(r)) {
-        eprintln!(
-            "MISMATCH: {} depth {} nodes {} expected {}",
-            r.id,
-            r.depth,
-            r.nodes,
-            r.expected.map_or("-".to_owned(), |e| e.to_string())
-        );
+        say_mismatch(&r.id, r.depth, r.nodes, r.expected);
     }
     Ok(if mismatches > 0 {
         ExitCode::from(1)

@@ -422,25 +422,28 @@ fn check_units(
     results: &[UnitResult],
     parts: &[(String, PartReport)],
 ) -> Result<(), MergeError> {
-    let computed = match run.kind {
-        RunKind::Suite => checksum(results.iter().map(|r| suite_unit(&r.id, r.depth, &r.fen))),
+    let (computed, suspect) = match run.kind {
+        RunKind::Suite => (
+            checksum(results.iter().map(|r| suite_unit(&r.id, r.depth, &r.fen))),
+            None,
+        ),
         RunKind::RootMoves => {
             // A position with no legal move has no unit to take the root from.
             let Some(root) = root_fen(results) else {
                 return Ok(());
             };
-            checksum(root_move_units(
+            let computed = checksum(root_move_units(
                 run.depth,
                 root,
                 results.iter().map(|r| r.id.as_str()),
-            ))
+            ));
+            let suspect = results
+                .iter()
+                .find(|r| r.fen != root || r.depth != run.depth)
+                .map(|r| r.unit);
+            (computed, suspect)
         }
     };
-    let root = root_fen(results);
-    let odd_root = |r: &UnitResult| {
-        run.kind == RunKind::RootMoves && root.is_some_and(|f| r.fen != f || r.depth != run.depth)
-    };
-    let suspect = results.iter().find(|r| odd_root(r)).map(|r| r.unit);
     if computed == run.checksum && suspect.is_none() {
         return Ok(());
     }
