@@ -59,18 +59,82 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
             reason: "variant fields (pockets, remaining checks) are not chess".into(),
         });
     }
+    let setup = parsed.as_setup().clone();
     parsed.into_position(CastlingMode::Chess960).map_err(|e| {
-        // shakmaty says "invalid castling rights"; say which one (worked
-        // out on this error path only, from the text read again).
-        let culprit = Fen::from_ascii(fen.as_bytes())
-            .ok()
-            .and_then(|f| castling_culprit(f.as_setup(), fields[2]));
-        let reason = match culprit {
-            Some(c) if e.to_string().contains("castling") => c,
-            _ => e.to_string(),
-        };
+        let reason = position_reason(&setup, e.kinds(), fields[2], &e.to_string());
         FenError::Position { fen, reason }
     })
+}
+
+/// Why shakmaty refused a set-up, in words that name the culprit: which
+/// king is in check with the other side to move, which pawn stands on a
+/// back rank, which castling right no rook backs. shakmaty's own words
+/// ("opposite check", "invalid ep square") name only the rule. Worked out
+/// on the error path alone.
+fn position_reason(
+    setup: &shakmaty::Setup,
+    kinds: shakmaty::PositionErrorKinds,
+    castling_field: &str,
+    shakmaty_words: &str,
+) -> String {
+    use shakmaty::PositionErrorKinds as K;
+    let board = &setup.board;
+    let name = |c: Color| if c.is_white() { "white" } else { "black" };
+    let mut reasons = Vec::new();
+    if kinds.contains(K::EMPTY_BOARD) {
+        reasons.push("the board is empty".to_owned());
+    }
+    for color in Color::ALL {
+        let kings = (board.kings() & board.by_color(color)).count();
+        if kinds.contains(K::MISSING_KING) && kings == 0 && !kinds.contains(K::EMPTY_BOARD) {
+            reasons.push(format!("{} has no king", name(color)));
+        }
+        if kinds.contains(K::TOO_MANY_KINGS) && kings > 1 {
+            reasons.push(format!("{} has {kings} kings", name(color)));
+        }
+    }
+    if kinds.contains(K::PAWNS_ON_BACKRANK) {
+        let squares: Vec<String> = (board.pawns() & Bitboard::BACKRANKS)
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        reasons.push(format!("a pawn on a back rank ({})", squares.join(", ")));
+    }
+    if kinds.contains(K::INVALID_CASTLING_RIGHTS) {
+        reasons.push(
+            castling_culprit(setup, castling_field).unwrap_or_else(|| {
+                format!("castling rights '{castling_field}' do not fit the board")
+            }),
+        );
+    }
+    if kinds.contains(K::INVALID_EP_SQUARE) {
+        let square = setup.ep_square.map_or("-".to_owned(), |sq| sq.to_string());
+        reasons.push(format!(
+            "en passant square {square} does not follow a pawn's double step by {}",
+            name(!setup.turn)
+        ));
+    }
+    if kinds.contains(K::OPPOSITE_CHECK) {
+        reasons.push(format!(
+            "{}'s king is in check with {} to move",
+            name(!setup.turn),
+            name(setup.turn)
+        ));
+    }
+    if kinds.contains(K::IMPOSSIBLE_CHECK) {
+        reasons.push(format!(
+            "{}'s king is in a check no last move can have given",
+            name(setup.turn)
+        ));
+    }
+    if kinds.contains(K::TOO_MUCH_MATERIAL) {
+        reasons.push("more pieces than promotions can give a side".to_owned());
+    }
+    if reasons.is_empty() {
+        // A kind this function does not know: shakmaty's own words.
+        reasons.push(shakmaty_words.to_owned());
+    }
+    reasons.join("; ")
 }
 
 /// A FEN read leniently: the position, and the castling rights of the FEN
@@ -264,7 +328,9 @@ pub enum MoveError {
     Illegal {
         /// The move as given.
         text: String,
-        /// The position, Shredder-FEN.
+        /// The position as X-FEN: `KQkq` wherever the rooks allow it, so a
+        /// classical game's message reads as the FEN its GUI shows, and
+        /// rook file letters only where a Chess960 position needs them.
         fen: String,
     },
 }
@@ -475,7 +541,7 @@ pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         castles.retain(|m| m.castling_side() == Some(side));
         return castles.first().copied().ok_or_else(|| MoveError::Illegal {
             text: text.to_owned(),
-            fen: shredder_fen(pos),
+            fen: xfen(pos),
         });
     }
     let uci: UciMove = text
@@ -507,7 +573,7 @@ pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
     }
     Err(MoveError::Illegal {
         text: text.to_owned(),
-        fen: shredder_fen(pos),
+        fen: xfen(pos),
     })
 }
 
@@ -601,6 +667,33 @@ mod tests {
     }
 
     #[test]
+    fn an_illegal_position_names_its_culprit() {
+        let reason = |fen: &str| match parse_fen(fen) {
+            Err(FenError::Position { reason, .. }) => reason,
+            other => panic!("{fen}: {other:?}"),
+        };
+        assert_eq!(
+            reason("7k/8/8/8/8/8/8/K6R w - - 0 1"),
+            "black's king is in check with white to move"
+        );
+        assert_eq!(reason("8/8/8/8/8/8/8/8 w - - 0 1"), "the board is empty");
+        assert_eq!(reason("8/8/8/8/8/8/8/K7 w - - 0 1"), "black has no king");
+        assert_eq!(reason("k7/8/8/8/8/8/8/K1K5 w - - 0 1"), "white has 2 kings");
+        assert_eq!(
+            reason("k6P/8/8/8/8/8/8/K3p3 w - - 0 1"),
+            "a pawn on a back rank (e1, h8)"
+        );
+        assert_eq!(
+            reason("k7/8/8/8/8/8/8/K7 w H - 0 1"),
+            "castling right 'H' has no white rook on h1"
+        );
+        assert_eq!(
+            reason("k7/8/8/3p4/8/8/8/K7 w - e3 0 1"),
+            "en passant square e3 does not follow a pawn's double step by black"
+        );
+    }
+
+    #[test]
     fn refuses_garbage_and_illegal_positions() {
         assert!(matches!(parse_fen("hello"), Err(FenError::Syntax { .. })));
         assert!(matches!(
@@ -641,6 +734,22 @@ mod tests {
         );
         assert!(is_move_text("O-O-O") && is_move_text("e7e8q") && !is_move_text("0000"));
         assert!(!is_move_text("O-O-O-O") && !is_move_text("o-o"));
+    }
+
+    #[test]
+    fn an_illegal_move_names_its_position_as_the_gui_writes_it() {
+        // A classical game's position reads KQkq, as a classical GUI shows
+        // it, not HAha.
+        let start = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let e = parse_uci_move(&start, "e2e5").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "illegal move 'e2e5' in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        // A Chess960 position whose rights KQkq cannot say keeps file letters.
+        let inner = parse_fen("rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1").unwrap();
+        let e = parse_uci_move(&inner, "O-O").unwrap_err().to_string();
+        assert!(e.ends_with("w Bb - 0 1"), "{e}");
     }
 
     #[test]
