@@ -87,9 +87,11 @@ fn rerolls_and_restarts_are_reported() {
     assert!(out.contains("next: roll the die"), "{out}");
     let out = stdout(&["roll", "circle", "BRBNKQNR"]);
     assert!(out.contains("START OVER"), "{out}");
-    let v = json(&["roll", "ten-flips", "HHHHTTTTTT", "--json"]);
-    assert_eq!(v["events"][9]["effect"], "start over");
+    let v = json(&["roll", "ten-flips", "HHHH", "--json"]);
+    assert_eq!(v["events"][3]["effect"], "start over");
     assert_eq!(v["complete"], false);
+    let out = stdout(&["roll", "ten-flips", "HHH"]);
+    assert!(out.contains("fourth head: start over"), "{out}");
 }
 
 #[test]

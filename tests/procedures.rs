@@ -657,22 +657,32 @@ fn ten_flips_seed001() {
     assert!(
         matches!(r.status, Status::Done(b) if b.to_string() == "QRKBBNRN" && b.scharnagl() == 777)
     );
-    // Uniform; 10 flips per attempt and 16/15 attempts: 32/3 flips.
+    // Uniform; an attempt stops at a fourth head, so it averages
+    // 15/16 * 10 + 1/16 * 4 flips and 16/15 attempts are needed: 154/15,
+    // the least any fair-coin procedure can average for 960 outcomes.
     let s = summarize(Method::TenFlips);
     assert!(s.uniform);
     assert_eq!(s.restart, q(1, 16));
-    assert_eq!(s.expected, q(32, 3));
-    // Stopping after four heads would average 154/15, the least possible for
-    // a fair coin (the source's literal wording flips all ten).
-    assert_eq!(optimal_expected_throws(960, 2), q(154, 15));
-    assert_eq!(
-        (q(15, 16) * q(10, 1) + q(1, 16) * q(4, 1)) / q(15, 16),
-        q(154, 15)
+    assert_eq!(s.expected, q(154, 15));
+    assert_eq!(s.expected, optimal_expected_throws(960, 2));
+    // A void attempt ends at its fourth head; the next flip starts anew.
+    let r = Method::TenFlips.replay(&toks("HHHH HHTTTTHTTH")).unwrap();
+    assert_eq!(r.events[3].kind, EventKind::Restart);
+    assert!(
+        matches!(r.status, Status::Done(b) if b.scharnagl() == 777),
+        "{:?}",
+        r.status
     );
-    // A void attempt restarts after its tenth flip.
-    let r = Method::TenFlips.replay(&toks("HHHHTTTTTT H")).unwrap();
-    assert_eq!(r.events[9].kind, EventKind::Restart);
-    assert!(matches!(r.status, Status::Need(_)));
+    // Typed as ten flips in one word (someone flipped them all), it is one
+    // void attempt, not four heads and six flips of the next one.
+    let r = Method::TenFlips
+        .replay(&toks("HHHHTTTTTT HHTTTTHTTH"))
+        .unwrap();
+    assert_eq!(r.events[0].kind, EventKind::Restart);
+    assert!(matches!(r.status, Status::Done(b) if b.scharnagl() == 777));
+    // Such a word in the middle of an attempt is named.
+    let e = Method::TenFlips.replay(&toks("HT HHHHTTTTTT")).unwrap_err();
+    assert!(e.to_string().contains("at flip 3"), "{e}");
 }
 
 #[test]

@@ -12,12 +12,15 @@
 //! every order of placing the eight pieces, where a piece may be named by
 //! kind, by colour (dark/light bishop, the bishop on the king's colour or the
 //! other one), by side (a-side/h-side rook or knight, the rook on the king's
-//! short or long side). Only one family of orders keeps every placement at
-//! 1, 2, 3 or 6 possible spaces in every case: king first (b1–g1, six
-//! spaces), then the rook on the king's short side, then the queen (six empty
-//! squares), then the bishop on the king's colour, then one knight named by
-//! its side; the rest in any order. (The first piece must be the king: every
-//! other piece has 4, 7 or 8 possible squares on an empty rank.) We use:
+//! short or long side); a piece named by the king's side or colour is named
+//! only once the king stands, since a person at the board cannot find the
+//! king's short side before the king is on it. Only one family of orders
+//! keeps every placement at 1, 2, 3 or 6 possible spaces in every case: king
+//! first (b1–g1, six spaces), then the rook on the king's short side, then
+//! the queen (six empty squares), then the bishop on the king's colour, then
+//! one knight named by its side; the rest in any order. (The a-side and
+//! h-side rooks also have six squares on an empty rank, but every order
+//! that starts with one meets another count later.) We use:
 //!
 //! 1. King on b1–g1 (6 spaces).
 //! 2. The rook on the king's short side: a-side if the king is on b1–d1,
@@ -170,7 +173,8 @@ Chess960 position, a-side first. Then:
                     leaving a square of the other colour for the second bishop
                     and one on the king's long side for the last rook
  6. h-side knight   an empty square right of the first knight, same conditions
- 7. Other bishop    an empty square of the other colour
+ 7. Other bishop    an empty square of the other colour, but never the only
+                    empty square left on the king's long side (the last rook's)
  8. Last rook       the square that is left
 
 4 to 7 rolls (62957/11664 = 5.40 on average). NOT uniform: the likeliest
@@ -314,5 +318,118 @@ impl Procedure for RovidaDie {
             note.push_str(&extra);
         }
         Ok(Effect::Next(next, note))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The squares the printed card's line for `piece` allows, worked out
+    /// from the card's words alone (not from the legal ranks): a person
+    /// following the card must be offered exactly the procedure's spaces.
+    fn card_squares(piece: Piece, placed: &[usize]) -> Vec<usize> {
+        let empty: Vec<usize> = (0..8).filter(|f| !placed.contains(f)).collect();
+        let king = placed.first().copied();
+        let long_side = |f: usize| king.is_some_and(|k| if k <= 3 { f > k } else { f < k });
+        let other_colour = |f: usize| king.is_some_and(|k| is_dark(f) != is_dark(k));
+        // Room for a bishop of the other colour and a long-side rook on two
+        // given squares.
+        let fits_last_two = |a: usize, b: usize| {
+            (other_colour(a) && long_side(b)) || (other_colour(b) && long_side(a))
+        };
+        match piece {
+            Piece::King => (1..=6).collect(),
+            Piece::ShortRook => {
+                let k = king.unwrap_or(0);
+                empty
+                    .into_iter()
+                    .filter(|&f| if k <= 3 { f < k } else { f > k })
+                    .collect()
+            }
+            Piece::Queen => empty,
+            Piece::KingColourBishop => empty
+                .into_iter()
+                .filter(|&f| king.is_some_and(|k| is_dark(f) == is_dark(k)))
+                .collect(),
+            Piece::ASideKnight => empty
+                .iter()
+                .copied()
+                .filter(|&a| {
+                    empty.iter().any(|&b| {
+                        let rest: Vec<usize> = empty
+                            .iter()
+                            .copied()
+                            .filter(|&x| x != a && x != b)
+                            .collect();
+                        b > a && rest.len() == 2 && fits_last_two(rest[0], rest[1])
+                    })
+                })
+                .collect(),
+            Piece::HSideKnight => {
+                let a = placed[placed.len() - 1];
+                empty
+                    .iter()
+                    .copied()
+                    .filter(|&b| {
+                        let rest: Vec<usize> = empty.iter().copied().filter(|&x| x != b).collect();
+                        b > a && rest.len() == 2 && fits_last_two(rest[0], rest[1])
+                    })
+                    .collect()
+            }
+            Piece::OtherBishop => {
+                let long_empty: Vec<usize> =
+                    empty.iter().copied().filter(|&f| long_side(f)).collect();
+                empty
+                    .into_iter()
+                    .filter(|&f| other_colour(f) && long_empty != [f])
+                    .collect()
+            }
+            Piece::LongRook => empty,
+        }
+    }
+
+    #[test]
+    fn the_printed_card_offers_the_procedure_s_squares_at_every_step() {
+        // Every state a roll of the die can reach, every step: the card's
+        // words and the procedure agree square for square. A card that
+        // offered a square no legal position completes would let a person
+        // at the board set up an illegal start.
+        let mut states = vec![State::default()];
+        let mut checked = 0;
+        while let Some(state) = states.pop() {
+            if state.placed.len() == ORDER.len() {
+                continue;
+            }
+            let piece = ORDER[state.placed.len()];
+            let spaces = RovidaDie::spaces(&state);
+            assert_eq!(
+                card_squares(piece, &state.placed),
+                spaces,
+                "{} after {:?}",
+                piece.name(),
+                state.placed
+            );
+            checked += 1;
+            for f in spaces {
+                let mut next = state.clone();
+                next.placed.push(f);
+                states.push(next);
+            }
+        }
+        assert!(checked > 960, "{checked}");
+    }
+
+    #[test]
+    fn the_card_s_other_bishop_line_keeps_the_last_rook_s_square() {
+        // King c1, short rook a1, queen d1, bishop e1, knights f1 and g1:
+        // b1 and h1 are left, both light. h1 is the only empty square on
+        // the king's long side, so it is the rook's and the bishop goes to
+        // b1 without a roll (a card that offered h1 made RRKQBNNB).
+        let state = State {
+            placed: vec![2, 0, 3, 4, 5, 6],
+        };
+        assert_eq!(card_squares(Piece::OtherBishop, &state.placed), [1]);
+        assert_eq!(RovidaDie::spaces(&state), [1]);
     }
 }

@@ -10,13 +10,13 @@
 //! lexicographic order, king on the second of the three squares left, rooks
 //! on the others.
 //!
-//! Reading of step 1 (literal, as the source writes it): "flip a coin 10 times
-//! and note the outcomes; start over if your first 4 flips are heads" — an
-//! attempt is always ten flips, so a typed replay groups flips by ten.
-//! Expected flips: 10 / (15/16) = 32/3. Stopping an attempt as soon as the
-//! first four are heads would need 154/15 flips, which is the least any
-//! fair-coin procedure can average for 960 outcomes (Knuth–Yao); the source's
-//! wording does not do that.
+//! Reading of step 1: "flip a coin 10 times and note the outcomes; start
+//! over if your first 4 flips are heads". A person at the board stops at the
+//! fourth head (the last six flips can no longer count), so an attempt ends
+//! there: 154/15 flips on average, the least any fair-coin procedure can
+//! average for 960 outcomes (Knuth–Yao), against 32/3 when every attempt is
+//! flipped to its tenth. Someone who did flip all ten and types them as one
+//! word (`HHHHTTHTTH`) is read as well: that word is one void attempt.
 
 use shakmaty::Role;
 
@@ -39,7 +39,7 @@ pub struct State {
 pub const CARD: &str = "\
 TEN COIN FLIPS — one coin (Atanas K. Stefanov, Generating Chess960 positions with a coin)
  1. Flip the coin 10 times, writing 1 for heads and 0 for tails, first flip
-    first. If the first four are all heads, start over (10 new flips).
+    first. If the first four are all heads, stop there and start over.
  2. Read the ten digits as a binary number A (0..959).
  3. A / 4 = B remainder C. Light-squared bishop on the (C+1)-th of b1 d1 f1 h1.
  4. B / 4 = D remainder E. Dark-squared bishop on the (E+1)-th of a1 c1 e1 g1.
@@ -50,8 +50,9 @@ TEN COIN FLIPS — one coin (Atanas K. Stefanov, Generating Chess960 positions w
  7. King on the 2nd empty square, rooks on the other two.
 Black mirrors White. A is the Scharnagl number of the position.
 
-Every position equally likely; 32/3 flips on average (10 per attempt,
-16/15 attempts). Type the flips as H/T (or 1/0), e.g. HHTTTTHTTH.
+Every position equally likely; 154/15 = 10.27 flips on average, the least
+a coin can do. Type the flips as H/T (or 1/0), e.g. HHTTTTHTTH; a void
+attempt as HHHH, or as its ten flips in one word.
 ";
 
 /// Decode a number 0..959 into a back rank by the source's divisions.
@@ -100,14 +101,18 @@ impl Procedure for TenFlips {
             return Status::Done(decode(value(&s.flips)));
         }
         let n = s.flips.len() + 1;
-        let void = s.flips.len() >= 4 && s.flips[..4].iter().all(|&h| h);
+        let voids = n == 4 && s.flips.iter().all(|&h| h);
         Status::Need(Request {
             action: format!("flip the coin (flip {n} of 10)"),
-            decides: if void {
-                "nothing: the first four were heads, this attempt will be discarded".into()
-            } else {
-                format!("binary digit worth {} (heads = 1)", 1u32 << (10 - n))
-            },
+            decides: format!(
+                "binary digit worth {} (heads = 1){}",
+                1u32 << (10 - n),
+                if voids {
+                    "; heads here is a fourth head: start over"
+                } else {
+                    ""
+                }
+            ),
         })
     }
 
@@ -125,14 +130,32 @@ impl Procedure for TenFlips {
     fn split(&self, token: &str) -> Vec<String> {
         let t = token.trim();
         if t.len() > 1 && t.chars().all(|c| "HTht01".contains(c)) {
+            // A void attempt written down whole (ten flips, the first four
+            // heads) stays one token: its last six flips are not the next
+            // attempt's.
+            if t.len() == 10 && t[..4].chars().all(|c| "Hh1".contains(c)) {
+                return vec![t.to_string()];
+            }
             t.chars().map(|c| c.to_string()).collect()
         } else {
             vec![t.to_string()]
         }
     }
 
-    fn parse(&self, _s: &State, token: &str) -> Result<Outcome, String> {
-        match token.trim().to_ascii_uppercase().as_str() {
+    fn parse(&self, s: &State, token: &str) -> Result<Outcome, String> {
+        let t = token.trim().to_ascii_uppercase();
+        if t.len() == 10 && t.chars().all(|c| "HT01".contains(c)) {
+            if !s.flips.is_empty() {
+                return Err(format!(
+                    "ten flips in one word start an attempt, and this one is at flip {}",
+                    s.flips.len() + 1
+                ));
+            }
+            return Ok(Outcome::Coins(
+                t.chars().map(|c| "H1".contains(c)).collect(),
+            ));
+        }
+        match t.as_str() {
             "H" | "1" => Ok(Outcome::Coins(vec![true])),
             "T" | "0" => Ok(Outcome::Coins(vec![false])),
             _ => Err("expected a flip: H or T (1 or 0)".into()),
@@ -143,22 +166,26 @@ impl Procedure for TenFlips {
         let Outcome::Coins(c) = o else {
             return Err("expected a flip".into());
         };
-        let [heads] = c.as_slice() else {
-            return Err("one coin per flip".into());
-        };
         if s.flips.len() == 10 {
             return Err("the position is already complete".into());
         }
+        if c.len() == 10 && s.flips.is_empty() && c[..4].iter().all(|&h| h) {
+            return Ok(Effect::Restart(
+                "a void attempt, flipped to its tenth: the first four were heads (A >= 960)".into(),
+            ));
+        }
+        let [heads] = c.as_slice() else {
+            return Err("one coin per flip (ten in one word only for a void attempt)".into());
+        };
         let mut next = s.clone();
         next.flips.push(*heads);
         let n = next.flips.len();
+        if n == 4 && next.flips.iter().all(|&h| h) {
+            return Ok(Effect::Restart(
+                "the first four flips are heads: A >= 960 whatever follows".into(),
+            ));
+        }
         if n == 10 {
-            if next.flips[..4].iter().all(|&h| h) {
-                return Ok(Effect::Restart(
-                    "the first four flips were heads (A >= 960): start over with ten new flips"
-                        .into(),
-                ));
-            }
             let a = value(&next.flips);
             let (b, c) = (a / 4, a % 4);
             let (d, e) = (b / 4, b % 4);
@@ -171,11 +198,7 @@ impl Procedure for TenFlips {
             );
             return Ok(Effect::Next(next, note));
         }
-        let note = if n >= 4 && next.flips[..4].iter().all(|&h| h) {
-            "first four heads: this attempt is void".to_string()
-        } else {
-            format!("digit {} = {}", n, u32::from(*heads))
-        };
+        let note = format!("digit {} = {}", n, u32::from(*heads));
         Ok(Effect::Next(next, note))
     }
 }
