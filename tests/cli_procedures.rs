@@ -115,15 +115,32 @@ fn placement_by_the_players() {
 
 #[test]
 fn bad_input_is_one_line_and_status_2() {
-    let e = fails(&["roll", "no-such-method"]);
-    assert!(e.contains("valid methods are bodlaender-die"), "{e}");
+    // A name that is no procedure is refused with the list (and `analyze`
+    // lists `all` too).
+    // Usage errors of clap's own: status 2, the value named, the list.
+    let clap_refuses = |args: &[&str]| {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let e = clap_refuses(&["roll", "no-such-method"]);
+    assert!(
+        e.contains("'no-such-method'") && e.contains("bodlaender-die"),
+        "{e}"
+    );
+    assert!(!e.contains(", all"), "{e}");
+    let e = clap_refuses(&["analyze", "rovida"]);
+    assert!(e.contains("rovida-die") && e.contains(", all"), "{e}");
+    // Any case is read.
+    assert!(stdout(&["roll", "Ten-Flips", "HHTTTTHTTH"]).contains("QRKBBNRN"));
     let e = fails(&["roll", "bodlaender-die", "7"]);
     assert!(e.contains("outcome 1 '7'"), "{e}");
     fails(&["roll", "bodlaender-die", "1", "1", "1", "1", "1", "1"]);
     fails(&["roll", "placement", "B@c1", "B@e1"]);
     fails(&["roll", "boulina", "5", "5"]);
     fails(&["roll", "coffin-bag", "RRR"]);
-    fails(&["analyze", "no-such-method"]);
+    clap_refuses(&["analyze", "no-such-method"]);
     fails(&["analyze", "all", "--plot", "x.svg"]);
 }
 

@@ -159,6 +159,12 @@ fn completions_name_the_subcommands_in_every_shell() {
         for sub in &subs {
             assert!(script.contains(sub.as_str()), "{shell} lacks {sub}");
         }
+        // Bash and zsh offer argument values too: the procedures `roll`
+        // and `analyze` take (clap_complete gives the other shells none
+        // for a positional argument).
+        if ["bash", "zsh"].contains(&shell) {
+            assert!(script.contains("ten-flips"), "{shell} lacks the procedures");
+        }
     }
     let o = support::run(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));

@@ -130,6 +130,18 @@ fn scheme_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::numbering::Scheme::ALL.map(|s| s.name()))
 }
 
+/// The procedures `roll` takes, by name: listed in `--help`, offered by
+/// the shell completions, a typo refused by the parser with the list.
+fn method_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::procedures::Method::ALL.map(|m| m.name()))
+}
+
+/// The names `analyze` takes: every procedure, and `all`.
+fn method_names_or_all() -> clap::builder::PossibleValuesParser {
+    let names = crate::procedures::Method::ALL.map(|m| m.name());
+    clap::builder::PossibleValuesParser::new(names.into_iter().chain(["all"]))
+}
+
 /// `chess960 fen N [--shredder]`
 #[derive(Debug, Args)]
 pub struct FenArgs {
@@ -356,8 +368,8 @@ pub struct BenchArgs {
 /// `chess960 roll METHOD [OUTCOMES...] [--explain] [--json] [--seed S]`
 #[derive(Debug, Args)]
 pub struct RollArgs {
-    /// Procedure: bodlaender-die, rovida-die, northam-coins, three-coins, coffin-bag, circle,
-    /// numbered-cards, playing-cards, platonic-dice, ten-flips, boulina, placement.
+    /// Procedure (docs/procedures.md: where each comes from, its figures).
+    #[arg(value_parser = method_names(), ignore_case = true)]
     pub method: String,
     /// Outcomes in the order they happened (die faces, H/T, card numbers, pieces, Q@d1 ...).
     /// Without outcomes the procedure is simulated.
@@ -381,7 +393,8 @@ pub struct RollArgs {
 /// `chess960 analyze METHOD|all [--json] [--plot FILE.svg]`
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// Procedure name (see `roll`), or `all` for the summary table of every procedure.
+    /// Procedure, or `all` for the summary table of every procedure.
+    #[arg(value_parser = method_names_or_all(), ignore_case = true)]
     pub method: String,
     /// Print one JSON object.
     #[arg(long)]
