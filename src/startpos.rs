@@ -579,7 +579,7 @@ pub fn fresh_seed() -> u64 {
 /// versions; with this, a `--seed` keeps naming the same starts. The event
 /// draw ([`crate::event`], docs/event.md) publishes this rule as part of its
 /// derivation: changing it would change the rounds of every event.
-fn below<R: RngCore + ?Sized>(rng: &mut R, bound: u32) -> u32 {
+pub(crate) fn below<R: RngCore + ?Sized>(rng: &mut R, bound: u32) -> u32 {
     debug_assert!(bound > 0);
     let bound = u64::from(bound);
     // Largest multiple of `bound` not above 2^32: words at or above it would

@@ -134,6 +134,15 @@ fn bad_input_is_one_line_and_status_2() {
     assert!(e.contains("rovida-die") && e.contains(", all"), "{e}");
     // Any case is read.
     assert!(stdout(&["roll", "Ten-Flips", "HHTTTTHTTH"]).contains("QRKBBNRN"));
+    // A typo inside a word of outcomes is named by its place.
+    let e = fails(&["roll", "coffin-bag", "RNBQKBNX"]);
+    assert!(e.contains("character 8 of the word, 'X'"), "{e}");
+    let e = fails(&["roll", "ten-flips", "HHTTXTHTTH"]);
+    assert!(e.contains("character 5 of the word, 'X'"), "{e}");
+    // The playing-card deal may write its tens as the card does.
+    let v = json(&["roll", "playing-cards", "AJ10KQ10JA", "--json"]);
+    assert_eq!(v, json(&["roll", "playing-cards", "AJTKQTJA", "--json"]));
+    assert!(v["scharnagl"].is_u64(), "{v}");
     let e = fails(&["roll", "bodlaender-die", "7"]);
     assert!(e.contains("outcome 1 '7'"), "{e}");
     fails(&["roll", "bodlaender-die", "1", "1", "1", "1", "1", "1"]);

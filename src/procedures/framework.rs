@@ -228,7 +228,9 @@ pub fn replay<P: Procedure>(p: &P, tokens: &[String]) -> Result<Replay, ReplayEr
             token: token.clone(),
             message,
         };
-        let outcome = p.parse(&state, token).map_err(bad)?;
+        let outcome = p
+            .parse(&state, token)
+            .map_err(|message| bad(name_bad_character(p, &state, token, message)))?;
         let effect = p.apply(&state, &outcome).map_err(bad)?;
         state = record(p, state, &outcome, effect, &mut events);
     }
@@ -236,6 +238,33 @@ pub fn replay<P: Procedure>(p: &P, tokens: &[String]) -> Result<Replay, ReplayEr
         events,
         status: p.status(&state),
     })
+}
+
+/// A word of outcomes typed together (`RNBQKBNX`) that did not read: name
+/// the first character that is no outcome on its own, where the others
+/// are, so that a typo in a long word is found at once.
+fn name_bad_character<P: Procedure>(
+    p: &P,
+    state: &P::State,
+    token: &str,
+    message: String,
+) -> String {
+    let chars: Vec<char> = token.trim().chars().collect();
+    if chars.len() < 2 {
+        return message;
+    }
+    let reads = |c: char| p.parse(state, &c.to_string()).is_ok();
+    let Some(at) = chars.iter().position(|&c| !reads(c)) else {
+        return message;
+    };
+    if chars.iter().filter(|&&c| reads(c)).count() == 0 {
+        return message;
+    }
+    format!(
+        "{message}; character {} of the word, '{}', is not one",
+        at + 1,
+        chars[at]
+    )
 }
 
 /// Run the physical procedure with a random generator, drawing each outcome
@@ -257,7 +286,10 @@ pub fn simulate<P: Procedure, R: Rng>(p: &P, rng: &mut R) -> Replay {
         let options = p.outcomes(&state);
         let total: u64 = options.iter().map(|(_, w)| w).sum();
         assert!(total > 0, "procedure offers no outcome while not done");
-        let mut pick = rng.gen_range(0..total);
+        // The crate's own rejection sampling, not `gen_range`: a `--seed`
+        // keeps naming the same simulation under any version of `rand`.
+        let bound = u32::try_from(total).expect("one action's weights fit in 32 bits");
+        let mut pick = u64::from(crate::startpos::below(rng, bound));
         let outcome = options
             .iter()
             .find(|(_, w)| {

@@ -182,11 +182,12 @@ impl Procedure for PlayingCards {
     }
 
     fn split(&self, token: &str) -> Vec<String> {
-        let t = token.trim();
+        // The card says "10"; inside a word it is read as T.
+        let t = token.trim().replace("10", "T");
         if t.chars().count() > 1 && t.chars().all(|c| "RNBQKAJTrnbqkajt".contains(c)) {
             t.chars().map(|c| c.to_string()).collect()
         } else {
-            vec![t.to_string()]
+            vec![token.trim().to_string()]
         }
     }
 
