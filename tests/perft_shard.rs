@@ -72,6 +72,9 @@ fn suite_parts_merge_to_the_reference_counts() {
     assert_eq!(first["run"]["units"], 960);
     assert_eq!(first["results"].as_array().map(Vec::len), Some(320));
     assert_eq!(first["results"][1]["unit"], 3);
+    // The part names the build that counted it; the merge says so.
+    let program = first["program"].as_str().unwrap_or_default().to_owned();
+    assert!(program.starts_with("chess960 0."), "{program}");
     let mut args = vec!["perft-merge"];
     // Any order.
     args.extend(names.iter().rev().map(String::as_str));
@@ -85,6 +88,11 @@ fn suite_parts_merge_to_the_reference_counts() {
     assert!(rows.iter().all(|l| l.contains(" ok ")), "a count differs");
     assert!(rows[518].starts_with("518 depth 4 nodes 197281 "));
     assert!(stdout.contains("positions 960 checked 960 mismatches 0 parts 3"));
+    assert!(
+        text(&out.stderr).contains(&format!("info: counted by {program}\n")),
+        "{}",
+        text(&out.stderr)
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -107,6 +115,8 @@ fn root_move_parts_of_one_position_merge_to_its_count() {
     let v: Value = serde_json::from_slice(&json.stdout).expect("merged JSON");
     assert_eq!(v["nodes"], 4_865_609);
     assert_eq!(v["run"]["kind"], "root-moves");
+    let programs = v["programs"].as_array().cloned().unwrap_or_default();
+    assert_eq!(programs.len(), 1, "{v}");
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -70,6 +70,7 @@ pub fn part(
         seconds: start.elapsed().as_secs_f64(),
         nodes: results.iter().map(|r| r.nodes).sum(),
         results,
+        program: Some(shard::this_program()),
     };
     write_json(&mut io::stdout().lock(), &report)?;
     let mismatch = report
@@ -214,6 +215,8 @@ struct MergedReport<'a> {
     parts: usize,
     nodes: u64,
     mismatches: usize,
+    /// The builds that counted the parts (see [`shard::Merged::programs`]).
+    programs: &'a [String],
     results: &'a [UnitResult],
 }
 
@@ -241,6 +244,7 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
             parts: merged.parts,
             nodes: merged.nodes,
             mismatches,
+            programs: &merged.programs,
             results: &merged.results,
         };
         write_json(&mut out, &report)?;
@@ -289,6 +293,9 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
                 Duration::from_secs_f64(merged.seconds.max(0.0))
             )
         );
+        if !merged.programs.is_empty() {
+            eprintln!("info: counted by {}", merged.programs.join("; "));
+        }
     }
     for r in merged.results.iter().filter(|r| differs(r)) {
         say_mismatch(&r.id, r.depth, r.nodes, r.expected);

@@ -175,6 +175,17 @@ pub struct PartReport {
     pub nodes: u64,
     /// This part's units, in run order.
     pub results: Vec<UnitResult>,
+    /// The program that counted this part, with its build
+    /// (`chess960 0.1.0 (9ea83ba)`): a count that disagrees with a reference
+    /// is then traced to the build that made it. Absent in parts written
+    /// before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+}
+
+/// The `program` a part written by this build records.
+pub fn this_program() -> String {
+    format!("chess960 {}", crate::VERSION)
 }
 
 /// Why parts cannot be merged. Each names the part (by the name it was
@@ -286,6 +297,9 @@ pub struct Merged {
     pub nodes: u64,
     /// Sum of the parts' wall times (the work, not the elapsed time).
     pub seconds: f64,
+    /// The builds that counted the parts, each once, in part order; parts
+    /// that name none are left out.
+    pub programs: Vec<String>,
 }
 
 /// Check that `parts` (each with the name to report it by) are every part
@@ -376,12 +390,23 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
         .collect();
     results.sort_by_key(|r| r.unit);
     check_units(&first.run, &results, parts)?;
+    let mut in_order: Vec<&PartReport> = parts.iter().map(|(_, p)| p).collect();
+    in_order.sort_by_key(|p| p.part);
+    let mut programs: Vec<String> = Vec::new();
+    for p in in_order {
+        if let Some(program) = &p.program {
+            if !programs.contains(program) {
+                programs.push(program.clone());
+            }
+        }
+    }
     Ok(Merged {
         run: first.run.clone(),
         parts: first.parts,
         nodes: total(&results).ok_or(MergeError::TooLarge)?,
         seconds: parts.iter().map(|(_, p)| p.seconds).sum(),
         results,
+        programs,
     })
 }
 
@@ -530,6 +555,7 @@ mod tests {
                     seconds: 1.0,
                     nodes: results.iter().map(|r| r.nodes).sum(),
                     results,
+                    program: Some(format!("build {}", part % 2)),
                 };
                 (format!("p{part}"), report)
             })
@@ -547,6 +573,21 @@ mod tests {
             [0, 1, 2, 3, 4]
         );
         assert_eq!(m.parts, 3);
+        // The builds that counted, each once, in part order (parts 1, 2, 3
+        // were counted by builds 1, 0, 1).
+        assert_eq!(m.programs, ["build 1", "build 0"]);
+        // A part from before builds were recorded names none, and reads.
+        let mut old = parts_of(1);
+        let text = serde_json::to_string(&old[0].1).expect("json");
+        assert!(text.contains("\"program\":\"build 1\""), "{text}");
+        old[0].1.program = None;
+        let text = serde_json::to_string(&old[0].1).expect("json");
+        assert!(!text.contains("program"), "{text}");
+        let back: PartReport = serde_json::from_str(&text).expect("an old part reads");
+        assert_eq!(
+            merge(&[("old".into(), back)]).expect("merges").programs,
+            Vec::<String>::new()
+        );
     }
 
     #[test]
@@ -641,6 +682,7 @@ mod tests {
                     seconds: 1.0,
                     nodes: 3,
                     results: vec![result],
+                    program: None,
                 };
                 (format!("r{}", i + 1), report)
             })
