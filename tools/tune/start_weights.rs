@@ -2,7 +2,10 @@
 //!
 //! Hand-set starting values (the evaluation before tuning), the starting
 //! point of the committed tuning run: copy over src/eval/handmade/weights.rs to
-//! rerun it (see tools/tune/README.md).
+//! rerun it (see tools/tune/README.md). The groups the later runs added
+//! (`threat_by_pawn` .. `passed_their_king`, `outpost_knight` .. `safe_check`)
+//! hold their hand-set values; a test of the tuner (`start_weights_has_every_group`)
+//! checks that every group of params.rs is here, in its order and length.
 
 use super::params::{NUM_PARAMS, S};
 
@@ -71,6 +74,16 @@ pub const WEIGHTS: [S; NUM_PARAMS] = [
     (0, -3),
     // passed_their_king
     (0, 5),
+    // outpost_knight
+    (20, 10),
+    // outpost_bishop
+    (15, 5),
+    // rook_seventh
+    (10, 20),
+    // backward
+    (-8, -8),
+    // safe_check
+    (30, 0), (20, 0), (30, 0), (20, 0),
     // material
     (0, 0), (0, 0), (0, 0), (0, 0), (0, 0),
     // psqt_pawn (own rank 1 first, files a..h)

@@ -13,8 +13,8 @@ use crate::data::{load, Sample};
 pub struct FitArgs {
     /// Labelled positions (`FEN;result;game;stockfish_cp` lines).
     pub data: PathBuf,
-    /// Weight of the Stockfish label in the target (the rest is the game result).
-    #[arg(long, default_value_t = 0.5)]
+    /// Weight of the Stockfish label in the target (the rest is the game result), 0 to 1.
+    #[arg(long, default_value_t = 0.5, value_parser = unit_interval)]
     pub lambda: f64,
     /// Full-batch Adam steps.
     #[arg(long, default_value_t = 3000)]
@@ -25,15 +25,16 @@ pub struct FitArgs {
     /// Parameters seen in fewer training positions keep their current value.
     #[arg(long, default_value_t = 200)]
     pub min_count: usize,
-    /// Games whose number is divisible by this form the validation set.
-    #[arg(long, default_value_t = 10)]
+    /// Games whose number is divisible by this form the validation set, at
+    /// least 2 (1 would hold out every game).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
     pub validation_every: u64,
     /// L2 penalty pulling every weight towards its starting value (per
     /// centipawn squared, added to the MSE); steadies rarely seen entries.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
     /// Parameter groups (or prefixes) exempt from the L2 penalty, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "material")]
+    #[arg(long, value_delimiter = ',', default_value = "material", value_parser = group_name)]
     pub no_l2: Vec<String>,
     /// Use this K instead of fitting it: a number, or `sf` for the scale K_sf fitted to the
     /// labels, which keeps the weights on the labels' centipawn scale (the refit of the
@@ -42,7 +43,7 @@ pub struct FitArgs {
     pub k: Option<KChoice>,
     /// Parameter groups (see `src/eval/handmade/params.rs`) to keep fixed, comma-separated;
     /// a prefix such as `psqt` or `mobility` names all its groups.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = group_name)]
     pub freeze: Vec<String>,
     /// Write the rounded weights to this Rust file (e.g. src/eval/handmade/weights.rs).
     #[arg(long)]
@@ -67,6 +68,22 @@ fn parse_k(text: &str) -> Result<KChoice, String> {
         Ok(k) if k.is_finite() && k > 0.0 => Ok(KChoice::Fixed(k)),
         _ => Err(format!("'{text}' is neither `sf` nor a positive number")),
     }
+}
+
+/// `--lambda`: a number from 0 to 1 (NaN is none). Checked while the
+/// command line is parsed, so that a wrong one is a usage error (exit 2).
+fn unit_interval(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number from 0 to 1")),
+    }
+}
+
+/// `--freeze` and `--no-l2`: a parameter group's name or a prefix of
+/// names (see [`select`]). Checked while the command line is parsed, so
+/// that a misspelt one is a usage error (exit 2).
+fn group_name(text: &str) -> Result<String, String> {
+    select(&[text.to_owned()]).map(|_| text.to_owned())
 }
 
 /// Win expectancy for a white-point-of-view score `cp` under scale `k`.
@@ -197,7 +214,10 @@ fn select(names: &[String]) -> Result<[bool; NUM_PARAMS], String> {
             }
         }
         if !any {
-            return Err(format!("unknown parameter group `{name}`"));
+            return Err(format!(
+                "unknown parameter group `{name}` (the groups are in \
+                 src/eval/handmade/params.rs; a prefix such as `psqt` names several)"
+            ));
         }
     }
     Ok(chosen)
@@ -207,7 +227,9 @@ fn select(names: &[String]) -> Result<[bool; NUM_PARAMS], String> {
 ///
 /// # Errors
 /// Unreadable data, unknown group names, too little data, or a failure to
-/// write the weights file.
+/// write the weights file. (The command line's parsers refuse a wrong
+/// `--lambda`, `--validation-every` or group name first; these checks are
+/// for callers that make a [`FitArgs`] themselves.)
 pub fn run(args: &FitArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err("--lambda must be within 0..=1".into());
@@ -467,6 +489,48 @@ mod tests {
         let err = run(&args(&plain)).unwrap_err();
         assert!(err.contains("--k sf"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `--lambda`, `--validation-every`, `--freeze` and `--no-l2` are
+    /// checked while the command line is parsed (a usage error, exit 2),
+    /// not when the run starts.
+    #[test]
+    fn bad_options_are_refused_while_parsing() {
+        use clap::Parser;
+        #[derive(Debug, Parser)]
+        struct Cli {
+            #[command(flatten)]
+            fit: FitArgs,
+        }
+        let parse = |extra: &[&str]| {
+            Cli::try_parse_from(["fit", "data.txt"].iter().chain(extra)).map(|c| c.fit)
+        };
+        let ok = parse(&[
+            "--lambda",
+            "1",
+            "--freeze",
+            "psqt,material",
+            "--no-l2",
+            "tempo",
+        ])
+        .expect("valid options");
+        assert_eq!(ok.lambda, 1.0);
+        assert_eq!(ok.freeze, ["psqt", "material"]);
+        assert_eq!(parse(&[]).expect("defaults").no_l2, ["material"]);
+        for bad in [
+            &["--lambda", "1.5"][..],
+            &["--lambda", "-0.1"],
+            &["--lambda", "NaN"],
+            &["--validation-every", "1"],
+            &["--validation-every", "0"],
+            &["--freeze", "psqt,nonsense"],
+            &["--no-l2", "materials"],
+        ] {
+            let err = parse(bad).expect_err("refused");
+            assert_eq!(err.exit_code(), 2, "{bad:?}: {err}");
+        }
+        assert_eq!(unit_interval("0.25"), Ok(0.25));
+        assert!(group_name("nonsense").is_err_and(|e| e.contains("`nonsense`")));
     }
 
     #[test]

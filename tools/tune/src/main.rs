@@ -72,24 +72,44 @@ fn main() -> ExitCode {
             };
         }
     };
+    // Each command's own check of its command line (what clap cannot
+    // see: two paths that are one file, an --out that cannot be written)
+    // before it runs.
     let result = match cli.command {
         Command::Quiet {
             input,
             output,
             children,
             seed,
-        } => quiet::run(&input, &output, children, seed),
-        Command::Fit(args) => fit::run(&args),
-        Command::Nnue(args) => nnue::run(&args),
+        } => quiet::check(&input, &output)
+            .map_err(Failure::Usage)
+            .and_then(|()| quiet::run(&input, &output, children, seed).map_err(Failure::Run)),
+        Command::Fit(args) => fit::run(&args).map_err(Failure::Run),
+        Command::Nnue(args) => nnue::check(&args)
+            .map_err(Failure::Usage)
+            .and_then(|()| nnue::run(&args).map_err(Failure::Run)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A command line that asks for the impossible: 2, as for one clap
+        // refuses.
+        Err(Failure::Usage(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
         // A run that cannot be done (unreadable or malformed data, an
-        // unwritable output): 1, as for the engine's commands; 2 is
-        // for a command line clap refuses.
-        Err(e) => {
+        // unwritable output): 1, as for the engine's commands.
+        Err(Failure::Run(e)) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
     }
+}
+
+/// Why a command did not finish, which its exit status tells apart.
+enum Failure {
+    /// The command line cannot work (exit 2).
+    Usage(String),
+    /// The run failed (exit 1).
+    Run(String),
 }

@@ -38,21 +38,28 @@ pub struct NnueArgs {
     /// Labelled positions, `FEN;...;cp` (cp from White's side, last field).
     data: PathBuf,
     /// Where to write the network (the format `src/eval/net.bin` has).
+    /// Required unless `--epochs 0`, which only scores the held-out
+    /// positions (of `--init`'s network, say) and writes nothing without it.
     #[arg(long)]
-    out: PathBuf,
+    out: Option<PathBuf>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     epochs: usize,
-    /// Positions per gradient step.
-    #[arg(long, default_value_t = 16384)]
+    /// Positions per gradient step, at least 1 (a batch of none would be
+    /// no step at all).
+    #[arg(long, default_value_t = 16384,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     batch: usize,
     /// Adam's step size at the start; it falls tenfold, step by step,
-    /// over the last half of the epochs.
-    #[arg(long, default_value_t = 0.001)]
+    /// over the last half of the epochs. A positive number: 0 learns
+    /// nothing, a negative one climbs the loss, NaN or infinity wrecks
+    /// the weights.
+    #[arg(long, default_value_t = 0.001, value_parser = positive)]
     lr: f32,
     /// Multiply every label by this factor (to put the teacher's scores
-    /// on the search's centipawn scale).
-    #[arg(long, default_value_t = 1.0)]
+    /// on the search's centipawn scale). A positive number: 0 makes every
+    /// target a draw, a negative one swaps wins and losses.
+    #[arg(long, default_value_t = 1.0, value_parser = positive)]
     label_scale: f32,
     /// Train a correction to the hand-made evaluation (compiled into this
     /// tuner) instead of a whole evaluation.
@@ -156,6 +163,53 @@ fn kings_name(kings: &KingMap) -> &'static str {
     king_layout_name(kings).unwrap_or("unnamed")
 }
 
+/// A king map as one word, for a checkpoint's run description: its
+/// layout's name, or (a map read from a file that is none of them) its 64
+/// entries joined by commas. Why one word: the description is `name value`
+/// pairs split at spaces, so that a difference can be named.
+fn kings_word(kings: &KingMap) -> String {
+    king_layout_name(kings).map_or_else(
+        || {
+            kings
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        },
+        str::to_owned,
+    )
+}
+
+/// A run description written before [`kings_word`] (the king map as
+/// `kings [0, 0, 1, ...]`, its `Debug` form, spaces and all) in today's
+/// form; any other description unchanged. Why: a training in pieces begun
+/// by an older tuner goes on under this one.
+fn upgrade_description(run: &str) -> String {
+    let Some((head, list)) = run.split_once(" kings [") else {
+        return run.to_owned();
+    };
+    let map = list
+        .strip_suffix(']')
+        .and_then(|list| {
+            list.split(", ")
+                .map(|v| v.parse::<u8>().ok())
+                .collect::<Option<Vec<u8>>>()
+        })
+        .and_then(|v| KingMap::try_from(v).ok());
+    match map {
+        Some(map) => format!("{head} kings {}", kings_word(&map)),
+        None => run.to_owned(),
+    }
+}
+
+/// A finite number above 0 (`--lr`, `--label-scale`).
+fn positive(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{text}' is not a positive number")),
+    }
+}
+
 /// Positions as feature lists, ready for training.
 struct Data {
     /// Features seen from the side to move, then from the other side, per
@@ -216,14 +270,28 @@ fn layer2_width(text: &str) -> Result<usize, String> {
 /// (2-5, 6-9, ..., 30-32 pieces).
 const CALIBRATION_BANDS: usize = 8;
 
-/// Mean squared error of `sigmoid(k * cp / SCALE)` against the results.
+/// Positions per chunk of [`result_error`]'s sum.
+const ERROR_CHUNK: usize = 4096;
+
+/// Mean squared error of `sigmoid(k * cp / SCALE)` against the results:
+/// each chunk of [`ERROR_CHUNK`] positions summed in order on rayon's
+/// threads, then the chunks' sums in order. Why not rayon's `sum`: it adds
+/// in an order that depends on the number of threads and on work
+/// stealing, so the last bits of the error, and with them a step of the
+/// golden-section search in [`fit_scale`] and the labels of
+/// `--calibrate`, could change from one run to the next.
 fn result_error(k: f32, cps: &[f32], results: &[f32]) -> f64 {
-    let total: f64 = cps
-        .par_iter()
-        .zip(results)
-        .map(|(cp, r)| f64::from((sigmoid(k * cp / SCALE) - r).powi(2)))
-        .sum();
-    total / cps.len().max(1) as f64
+    let sums: Vec<f64> = cps
+        .par_chunks(ERROR_CHUNK)
+        .zip(results.par_chunks(ERROR_CHUNK))
+        .map(|(cps, results)| {
+            cps.iter()
+                .zip(results)
+                .map(|(cp, r)| f64::from((sigmoid(k * cp / SCALE) - r).powi(2)))
+                .sum::<f64>()
+        })
+        .collect();
+    sums.iter().sum::<f64>() / cps.len().max(1) as f64
 }
 
 /// The k of [`result_error`]'s minimum within 0.05..=5, by golden-section
@@ -352,7 +420,20 @@ fn load(
         // The FEN is the first field, the score the last; the game result
         // (White's view) is the second when a share of it is asked for.
         let (Some((fen, _)), Some((_, cp))) = (line.split_once(';'), line.rsplit_once(';')) else {
-            continue;
+            // Blank lines and `#` comments hold no position. Any other
+            // line without a `;` is not a labelled one (`label.py` writes
+            // none such): refused by its number rather than skipped, so
+            // that a file of bare FENs is not read as a file of no
+            // positions.
+            let text = line.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            return Err(format!(
+                "{}:{}: not a labelled position (`FEN;...;cp`): no `;` in {text:?}",
+                path.display(),
+                i + 1
+            ));
         };
         let cp: f32 = cp
             .trim()
@@ -372,7 +453,8 @@ fn load(
         for (w, b) in features(pos.board(), kings) {
             set.feats.push(if white { (w, b) } else { (b, w) });
         }
-        set.offsets.push(set.feats.len() as u32);
+        set.offsets
+            .push(feature_offset(set.feats.len(), path, i + 1)?);
         set.pieces.push(pos.board().occupied().count() as u8);
         scores[which].push(if white { cp } else { -cp } * label_scale);
         if with_results {
@@ -417,7 +499,27 @@ fn load(
             .collect();
     }
     let [train, valid] = sets;
+    if train.len() + valid.len() == 0 {
+        return Err(format!(
+            "{}: no labelled positions (`FEN;...;cp` lines)",
+            path.display()
+        ));
+    }
     Ok((train, valid))
+}
+
+/// Where a position's features end in its set's list, as the `u32` of
+/// [`Data::offsets`] (half the memory of a `usize` per position), or an
+/// error naming the line past which a set holds more than `u32::MAX`
+/// features (some 150 million positions) rather than wrapping around.
+fn feature_offset(len: usize, path: &Path, line: usize) -> Result<u32, String> {
+    u32::try_from(len).map_err(|_| {
+        format!(
+            "{}:{line}: more than {} features in one set, more than the training holds",
+            path.display(),
+            u32::MAX
+        )
+    })
 }
 
 /// Where a second hidden layer's neurons start: the middle of the
@@ -915,16 +1017,75 @@ fn describe_run(
     // Only where there are king buckets, so that a checkpoint of a plain
     // network written before they existed is still this run's.
     if *kings != PLAIN_KINGS {
-        fields.push(("kings", format!("{kings:?}")));
+        fields.push(("kings", kings_word(kings)));
     }
     checkpoint::describe(&fields)
+}
+
+/// Refuses a command line that cannot end well before any data is read:
+/// no `--out` where a network is trained (`--epochs` above 0), or an
+/// `--out` that cannot be written (no such directory, a directory itself,
+/// no permission). Why at once: the network is written only after the
+/// last epoch, hours later.
+///
+/// # Errors
+/// The reason, naming the option or the path.
+pub fn check(args: &NnueArgs) -> Result<(), String> {
+    match &args.out {
+        None if args.epochs > 0 => Err(
+            "--out is required to train (only --epochs 0, which scores the held-out positions, \
+             goes without it)"
+                .to_owned(),
+        ),
+        None => Ok(()),
+        Some(out) => writable(out),
+    }
+}
+
+/// Whether a file can be written at `path`: an existing file is opened to
+/// append (and left as it is), a new one is created and removed again.
+fn writable(path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(format!(
+            "{shown}: a directory, not a file to write the network to"
+        ));
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "{shown}: no directory {} to write the network in",
+            dir.display()
+        ));
+    }
+    let probe = if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(drop)
+    } else {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .and_then(|file| {
+                drop(file);
+                std::fs::remove_file(path)
+            })
+    };
+    probe.map_err(|e| format!("{shown}: cannot be written: {e}"))
 }
 
 /// Trains and writes the network.
 ///
 /// # Errors
-/// Unreadable or malformed data, an unwritable output.
+/// A command line [`check`] refuses, unreadable or malformed data, an
+/// unwritable output.
 pub fn run(args: &NnueArgs) -> Result<(), String> {
+    check(args)?;
     let start = Instant::now();
     let init = match &args.init {
         Some(path) => {
@@ -1020,9 +1181,12 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         kings_name(&kings),
         start.elapsed().as_secs_f64()
     );
-    if train.len() < args.batch {
+    // (`--epochs 0` trains no batch: it scores the held-out positions only.)
+    if args.epochs > 0 && train.len() < args.batch {
         return Err(format!(
-            "fewer training positions than one batch ({})",
+            "{}: {} training positions, fewer than one batch ({})",
+            args.data.display(),
+            train.len(),
             args.batch
         ));
     }
@@ -1031,11 +1195,13 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
         v: params.zeros_like(),
         t: 0,
     };
-    let run = describe_run(args, &params, &kings, &train, &valid);
+    let mut run = describe_run(args, &params, &kings, &train, &valid);
     let mut done = 0;
     if let Some(path) = &args.checkpoint {
-        if let Some(c) = Checkpoint::load(path, &run, &params)? {
-            (params, adam, done) = (c.params, c.adam, c.done);
+        if let Some(c) = Checkpoint::load(path, &run, upgrade_description, &params)? {
+            // Its own description (an older tuner's form, maybe) goes on
+            // being written, so that either tuner can take the next piece.
+            (params, adam, done, run) = (c.params, c.adam, c.done, c.run);
             eprintln!(
                 "nnue: going on from {} after epoch {done} of {}",
                 path.display(),
@@ -1102,8 +1268,11 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
     }
     let bytes = quantise(&params, args.residual, &kings);
     NetFile::parse(&bytes).map_err(|e| e.to_string())?;
-    std::fs::write(&args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    eprintln!("nnue: wrote {}", args.out.display());
+    // No `--out` only with `--epochs 0` ([`check`]): a scoring run.
+    if let Some(out) = &args.out {
+        std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+        eprintln!("nnue: wrote {}", out.display());
+    }
     Ok(())
 }
 
@@ -1507,7 +1676,7 @@ mod tests {
     fn piece_args(dir: &Path, seed: u64, pause_after: Option<u64>) -> NnueArgs {
         NnueArgs {
             data: dir.join("data.txt"),
-            out: dir.join(format!("net-{seed}.bin")),
+            out: Some(dir.join(format!("net-{seed}.bin"))),
             epochs: 4,
             batch: 64,
             lr: 0.001,
@@ -1538,7 +1707,7 @@ mod tests {
         write_starts(&dir);
         let whole = NnueArgs {
             checkpoint: None,
-            out: dir.join("whole.bin"),
+            out: Some(dir.join("whole.bin")),
             ..piece_args(&dir, 1, None)
         };
         run(&whole).expect("one run");
@@ -1619,5 +1788,190 @@ mod tests {
             );
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `--calibrate`'s error sums are the same to the last bit on any
+    /// number of threads: chunks summed in order, then their sums in
+    /// order (rayon's `sum` adds in an order of its own).
+    #[test]
+    fn the_result_error_is_the_same_on_any_number_of_threads() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let n = 10 * ERROR_CHUNK + 123;
+        let cps: Vec<f32> = (0..n).map(|_| rng.gen_range(-900.0..900.0)).collect();
+        let results: Vec<f32> = (0..n).map(|i| [0.0, 0.5, 1.0][i % 3]).collect();
+        let mut in_order = 0.0f64;
+        for (c, r) in cps.chunks(ERROR_CHUNK).zip(results.chunks(ERROR_CHUNK)) {
+            let mut chunk = 0.0f64;
+            for (cp, r) in c.iter().zip(r) {
+                chunk += f64::from((sigmoid(1.3 * cp / SCALE) - r).powi(2));
+            }
+            in_order += chunk;
+        }
+        let expected = in_order / n as f64;
+        for threads in [1, 2, 3, 8] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            let got = pool.install(|| result_error(1.3, &cps, &results));
+            assert_eq!(got.to_bits(), expected.to_bits(), "{threads} threads");
+        }
+    }
+
+    /// A checkpoint of a network of another shape is refused naming the
+    /// option that differs (not called damaged for its weights' sizes),
+    /// and a king layout is named by one word.
+    #[test]
+    fn a_checkpoint_of_another_shape_names_the_option() {
+        let dir = std::env::temp_dir().join(format!("c960-tune-shape-{}", std::process::id()));
+        write_starts(&dir);
+        let k4 = king_layout("k4").expect("k4");
+        let halves = king_layout("halves").expect("halves");
+        run(&piece_args(&dir, 1, Some(1))).expect("a plain piece");
+        let err = run(&NnueArgs {
+            hidden: Some(32),
+            ..piece_args(&dir, 1, Some(2))
+        })
+        .expect_err("refused");
+        assert!(err.contains("(hidden: its 16, this run's 32)"), "{err}");
+        let err = run(&NnueArgs {
+            kings: Some(k4),
+            ..piece_args(&dir, 1, Some(2))
+        })
+        .expect_err("refused");
+        assert!(err.contains("(kings: its (none), this run's k4)"), "{err}");
+        let _ = std::fs::remove_file(dir.join("state.bin"));
+        run(&NnueArgs {
+            kings: Some(k4),
+            ..piece_args(&dir, 1, Some(1))
+        })
+        .expect("a k4 piece");
+        let err = run(&NnueArgs {
+            kings: Some(halves),
+            ..piece_args(&dir, 1, Some(2))
+        })
+        .expect_err("refused");
+        assert!(err.contains("(kings: its k4, this run's halves)"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A description written before king maps were one word (their
+    /// `Debug` form) reads as today's, so its training goes on; a plain
+    /// network's description and a map of no layout are kept or written
+    /// as one word.
+    #[test]
+    fn older_descriptions_are_upgraded() {
+        let k4 = king_layout("k4").expect("k4");
+        let head = "epochs 4 batch 64 start 0123456789abcdef";
+        assert_eq!(
+            upgrade_description(&format!("{head} kings {k4:?}")),
+            format!("{head} kings k4")
+        );
+        assert_eq!(upgrade_description(head), head);
+        let mut odd = PLAIN_KINGS;
+        odd[5] = 1;
+        assert_eq!(king_layout_name(&odd), None);
+        let word = kings_word(&odd);
+        assert!(
+            !word.contains(' ') && word.starts_with("0,0,0,0,0,1,0"),
+            "{word}"
+        );
+        assert_eq!(
+            upgrade_description(&format!("{head} kings {odd:?}")),
+            format!("{head} kings {word}")
+        );
+        // Damaged lists are left to differ.
+        let cut = format!("{head} kings [0, 1");
+        assert_eq!(upgrade_description(&cut), cut);
+    }
+
+    /// A line that is not a labelled position is refused by file and line
+    /// number; blank and `#` lines are skipped; an empty file is named as
+    /// one, not taken for "fewer positions than one batch".
+    #[test]
+    fn lines_without_a_score_are_refused_by_number() {
+        let dir = std::env::temp_dir().join(format!("c960-tune-lines-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        let read = |name: &str, text: String| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).expect("data");
+            load(&path, 1.0, false, 0.0, false, false, &PLAIN_KINGS)
+                .map(|(train, valid)| train.len() + valid.len())
+        };
+        let positions = read("good.txt", format!("# scores\n{fen};10\n\n{fen};1;3;-20\n"))
+            .expect("a valid file");
+        assert_eq!(positions, 2);
+        let err = read("bare.txt", format!("{fen};10\n{fen}\n")).expect_err("refused");
+        assert!(err.contains("bare.txt:2: not a labelled position"), "{err}");
+        let err = read("empty.txt", "\n".to_owned()).expect_err("refused");
+        assert!(err.contains("empty.txt: no labelled positions"), "{err}");
+        let err =
+            feature_offset(u32::MAX as usize + 1, &dir.join("big.txt"), 7).expect_err("wraps");
+        assert!(
+            err.contains("big.txt:7: more than 4294967295 features"),
+            "{err}"
+        );
+        assert_eq!(feature_offset(12, &dir, 1), Ok(12));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `--out` is needed to train, not to score (`--epochs 0`, which also
+    /// scores a file smaller than one batch), and an `--out` that cannot
+    /// be written is refused before the data is read.
+    #[test]
+    fn the_output_is_checked_first() {
+        let dir = std::env::temp_dir().join(format!("c960-tune-out-{}", std::process::id()));
+        write_starts(&dir);
+        let args = |epochs, out: Option<PathBuf>| NnueArgs {
+            checkpoint: None,
+            epochs,
+            out,
+            batch: 16384,
+            ..piece_args(&dir, 1, None)
+        };
+        let err = run(&args(1, None)).expect_err("refused");
+        assert!(err.contains("--out is required"), "{err}");
+        run(&args(0, None)).expect("a scoring run");
+        for out in [dir.join("no-such-dir").join("net.bin"), dir.clone()] {
+            let err = check(&args(1, Some(out.clone()))).expect_err("refused");
+            assert!(err.starts_with(&out.display().to_string()), "{err}");
+        }
+        let out = dir.join("net.bin");
+        check(&args(1, Some(out.clone()))).expect("a file that can be written");
+        assert!(!out.exists(), "the check left a file behind");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `--batch`, `--lr` and `--label-scale` are refused while parsing
+    /// (exit 2) where they cannot train: a batch of 0, a rate or scale
+    /// that is not a finite positive number.
+    #[test]
+    fn bad_numbers_are_refused_while_parsing() {
+        use clap::Parser;
+        #[derive(Debug, Parser)]
+        struct Cli {
+            #[command(flatten)]
+            nnue: NnueArgs,
+        }
+        let parse = |extra: &[&str]| {
+            Cli::try_parse_from(["nnue", "data.txt", "--out", "net.bin"].iter().chain(extra))
+                .map(|c| c.nnue)
+        };
+        let ok = parse(&["--batch", "1", "--lr", "1e-4", "--label-scale", "0.5"]).expect("valid");
+        assert_eq!((ok.batch, ok.lr, ok.label_scale), (1, 1e-4, 0.5));
+        for bad in [
+            &["--batch", "0"][..],
+            &["--lr", "0"],
+            &["--lr", "nan"],
+            &["--lr", "inf"],
+            &["--lr=-0.001"],
+            &["--label-scale", "0"],
+            &["--label-scale=-1"],
+            &["--label-scale", "NaN"],
+        ] {
+            let err = parse(bad).expect_err("refused");
+            assert_eq!(err.exit_code(), 2, "{bad:?}: {err}");
+        }
     }
 }

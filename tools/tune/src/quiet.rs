@@ -54,13 +54,34 @@ pub fn is_quiet(pos: &Chess) -> bool {
     qsearch(pos, -30_000, 30_000, 12) == stand
 }
 
+/// Refuses an `output` that is the `input` itself (the same file once
+/// both paths are made canonical). Why: the output is created, that is
+/// emptied, before the input is read, so `tune quiet X X` would destroy
+/// X. A path that cannot be made canonical (an output not there yet, an
+/// input missing, which [`run`] then reports) is no such file.
+///
+/// # Errors
+/// The two paths, when they name one file.
+pub fn check(input: &Path, output: &Path) -> Result<(), String> {
+    match (input.canonicalize(), output.canonicalize()) {
+        (Ok(a), Ok(b)) if a == b => Err(format!(
+            "{}: the output is the input {} (writing it would empty it first)",
+            output.display(),
+            input.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Filter `input` into `output`, keeping quiet positions once each (by
 /// board, side to move, castling and en passant fields).
 ///
 /// # Errors
-/// I/O errors and unparsable FENs (with their line number).
+/// An output that is the input ([`check`]), I/O errors and unparsable
+/// FENs (with their line number).
 pub fn run(input: &Path, output: &Path, children: usize, seed: u64) -> Result<(), String> {
     use rand::{Rng, SeedableRng};
+    check(input, output)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let file = File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let out = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
@@ -115,5 +136,26 @@ mod tests {
         assert!(is_quiet(&calm));
         let check = parse_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
         assert!(!is_quiet(&check));
+    }
+
+    /// An output that is the input, by another spelling of its path too,
+    /// is refused and the input left whole; another output is not.
+    #[test]
+    fn the_input_is_not_its_own_output() {
+        let dir = std::env::temp_dir().join(format!("c960-tune-quiet-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let input = dir.join("in.txt");
+        let text = "4k3/8/8/7r/8/8/3Q4/4K3 w - - 0 1;1;0\n";
+        std::fs::write(&input, text).expect("input");
+        let again = dir.join(".").join("in.txt");
+        let err = run(&input, &again, 0, 1).expect_err("refused");
+        assert!(err.contains("the output is the input"), "{err}");
+        assert_eq!(std::fs::read_to_string(&input).expect("input"), text);
+        run(&input, &dir.join("out.txt"), 0, 1).expect("another output");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("out.txt")).expect("output"),
+            text
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -121,4 +121,42 @@ mod tests {
         let expected: Vec<i32> = WEIGHTS.iter().flat_map(|&(m, e)| [m, e]).collect();
         assert_eq!(numbers, expected);
     }
+
+    /// `tools/tune/start_weights.rs`, which `run_all.sh` copies over
+    /// `src/eval/handmade/weights.rs`, holds every parameter group of
+    /// `params.rs` under its name, in order and at its length: a group
+    /// added to the evaluation without its hand-set starting rows would
+    /// make the copy fail to build, which only a rerun of the pipeline
+    /// would show.
+    #[test]
+    fn start_weights_has_every_group() {
+        let text = include_str!("../start_weights.rs");
+        let body = &text[text.find("pub const WEIGHTS").expect("WEIGHTS")..];
+        let body =
+            &body[body.find("= [").expect("an array") + 3..body.find("];").expect("its end")];
+        let mut groups: Vec<(String, usize)> = Vec::new();
+        for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            if let Some(comment) = line.strip_prefix("//") {
+                let name = comment.split_whitespace().next().unwrap_or("");
+                groups.push((name.to_owned(), 0));
+                continue;
+            }
+            let numbers: Vec<i32> = line
+                .split(|c: char| !(c.is_ascii_digit() || c == '-'))
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().expect("a number"))
+                .collect();
+            assert!(
+                numbers.len().is_multiple_of(2),
+                "not (mg, eg) pairs: {line}"
+            );
+            let last = groups.last_mut().expect("a group comment before the rows");
+            last.1 += numbers.len() / 2;
+        }
+        let expected: Vec<(String, usize)> =
+            GROUPS.iter().map(|g| (g.name.to_owned(), g.len)).collect();
+        assert_eq!(groups, expected);
+        let total: usize = groups.iter().map(|g| g.1).sum();
+        assert_eq!(total, chess960::eval::handmade::params::NUM_PARAMS);
+    }
 }

@@ -99,60 +99,93 @@ pub(super) fn describe(fields: &[(&str, String)]) -> String {
         .join(" ")
 }
 
-/// The first field in which two descriptions differ, as
-/// `name: its A, this run's B`.
+/// Fields of a description that are checksums of what other fields
+/// cause (the starting weights follow from `--seed`, the shape and the
+/// king layout): named only where nothing else differs.
+const CHECKSUMS: [&str; 2] = ["data", "start"];
+
+/// The field in which two descriptions differ, as
+/// `name: its A, this run's B` (`(none)` for a field one of them lacks):
+/// the first in this run's order that is not a checksum, else the first
+/// checksum.
 fn difference(theirs: &str, ours: &str) -> String {
-    let pairs = |s: &str| -> Vec<(String, String)> {
+    let split = |s: &str| -> Vec<(String, String)> {
         let words: Vec<&str> = s.split(' ').collect();
         words
             .chunks(2)
-            .map(|c| (c[0].to_string(), c.get(1).unwrap_or(&"").to_string()))
+            .map(|c| (c[0].to_owned(), c.get(1).copied().unwrap_or("").to_owned()))
             .collect()
     };
-    let (a, b) = (pairs(theirs), pairs(ours));
-    for (x, y) in a.iter().zip(&b) {
-        if x != y {
-            return if x.0 == y.0 {
-                format!("{}: its {}, this run's {}", x.0, x.1, y.1)
-            } else {
-                format!("its field {} where this run has {}", x.0, y.0)
-            };
+    let (a, b) = (split(theirs), split(ours));
+    let value = |set: &[(String, String)], name: &str| {
+        set.iter()
+            .find(|(n, _)| n == name)
+            .map_or_else(|| "(none)".to_owned(), |(_, v)| v.clone())
+    };
+    let mut names: Vec<&str> = b.iter().map(|(n, _)| n.as_str()).collect();
+    for (n, _) in &a {
+        if !names.contains(&n.as_str()) {
+            names.push(n);
         }
     }
-    format!("its description {theirs:?}, this run's {ours:?}")
+    let differing: Vec<&str> = names
+        .into_iter()
+        .filter(|n| value(&a, n) != value(&b, n))
+        .collect();
+    match differing
+        .iter()
+        .find(|n| !CHECKSUMS.contains(n))
+        .or(differing.first())
+    {
+        Some(n) => format!("{n}: its {}, this run's {}", value(&a, n), value(&b, n)),
+        None => format!("its description {theirs:?}, this run's {ours:?}"),
+    }
 }
 
 impl Checkpoint {
     /// Read the checkpoint of the run described by `run`, whose weights
-    /// have the shape of `shape`; `None` when there is no file yet.
+    /// have the shape of `shape`; `None` when there is no file yet. The
+    /// file's description, put in today's form by `upgrade`, must be
+    /// `run`; the returned [`Checkpoint::run`] is the file's own. The
+    /// descriptions are compared before the weights are read, so that a
+    /// checkpoint of another shape (`--hidden`, `--kings`, ...) is named
+    /// by the option that differs, not taken for a damaged file.
     ///
     /// # Errors
     /// An unreadable or damaged file, or one of another run.
-    pub fn load(path: &Path, run: &str, shape: &Params) -> Result<Option<Checkpoint>, String> {
+    pub fn load(
+        path: &Path,
+        run: &str,
+        upgrade: impl Fn(&str) -> String,
+        shape: &Params,
+    ) -> Result<Option<Checkpoint>, String> {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("{}: {e}", path.display())),
         };
-        let c = Checkpoint::parse(&bytes, shape)
-            .map_err(|e| format!("{}: not a training checkpoint ({e})", path.display()))?;
-        if c.run != run {
+        let damaged = |e: String| format!("{}: not a training checkpoint ({e})", path.display());
+        let mut r = Reader {
+            bytes: &bytes,
+            at: 0,
+        };
+        let theirs = read_run(&mut r).map_err(damaged)?;
+        let current = upgrade(&theirs);
+        if current != run {
             return Err(format!(
                 "{}: the checkpoint of another training ({}); remove it to start afresh",
                 path.display(),
-                difference(&c.run, run)
+                difference(&current, run)
             ));
         }
-        Ok(Some(c))
+        Checkpoint::parse_state(r, theirs, shape)
+            .map(Some)
+            .map_err(damaged)
     }
 
-    fn parse(bytes: &[u8], shape: &Params) -> Result<Checkpoint, String> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(MAGIC.len())? != MAGIC {
-            return Err("no C960TC01 header".into());
-        }
-        let len = u32::from_le_bytes(r.array()?) as usize;
-        let run = String::from_utf8(r.take(len)?.to_vec()).map_err(|e| e.to_string())?;
+    /// The state after the run's description (read by [`read_run`]).
+    fn parse_state(mut r: Reader, run: String, shape: &Params) -> Result<Checkpoint, String> {
+        let bytes = r.bytes;
         let done = u64::from_le_bytes(r.array()?) as usize;
         let t = i32::from_le_bytes(r.array()?);
         let mut read = || -> Result<Params, String> {
@@ -181,6 +214,15 @@ impl Checkpoint {
             adam: Adam { m, v, t },
         })
     }
+}
+
+/// The header: the magic bytes and the run's description.
+fn read_run(r: &mut Reader) -> Result<String, String> {
+    if r.take(MAGIC.len())? != MAGIC {
+        return Err("no C960TC01 header".into());
+    }
+    let len = u32::from_le_bytes(r.array()?) as usize;
+    String::from_utf8(r.take(len)?.to_vec()).map_err(|e| e.to_string())
 }
 
 struct Reader<'a> {
