@@ -230,6 +230,28 @@ fn cli_max_nodes_caps_and_says_what_went_unchecked() {
         err.contains("note: 1 position(s) list no count at or under --max-nodes 1000"),
         "{err}"
     );
+    // A part of a capped run says the same of its own positions.
+    let part = bin()
+        .args([
+            "perft",
+            "6",
+            "--threads",
+            "1",
+            "--max-nodes",
+            "1000",
+            "--shard",
+            "1/1",
+            "--json",
+            "--epd",
+        ])
+        .arg(&path)
+        .output()
+        .expect("run binary");
+    assert_eq!(part.status.code(), Some(0), "{part:?}");
+    assert!(
+        String::from_utf8_lossy(&part.stderr).contains("note: 1 position(s) list no count"),
+        "{part:?}"
+    );
     let out = run("10000000");
     let _ = std::fs::remove_file(&path);
     assert_eq!(out.status.code(), Some(0), "{out:?}");

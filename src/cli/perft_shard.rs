@@ -48,6 +48,17 @@ pub fn part(
                 .iter()
                 .map(|e| Job::from_entry(e, depth, max_nodes))
                 .collect();
+            // This part's own positions: each part of a capped run says
+            // what it left unchecked.
+            super::perft_cmd::note_unchecked(
+                entries
+                    .iter()
+                    .zip(&jobs)
+                    .enumerate()
+                    .filter(|(i, (e, j))| shard.owns(*i) && j.unchecked_by_cap(e))
+                    .count(),
+                max_nodes,
+            );
             suite_part(&engine, shard, depth, &jobs)?
         }
         Source::One(pos) => root_moves_part(&engine, shard, depth, &pos),

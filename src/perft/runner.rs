@@ -58,6 +58,12 @@ impl Job {
             expected: entry.expected_at(depth),
         }
     }
+
+    /// True when a node cap left this job of `entry` unchecked: the entry
+    /// lists counts, none at the depth the cap chose.
+    pub fn unchecked_by_cap(&self, entry: &SuiteEntry) -> bool {
+        !entry.expected.is_empty() && self.expected.is_none()
+    }
 }
 
 /// The outcome of one [`Job`].
