@@ -17,7 +17,12 @@
 #   UNDECIDED  neither (exit 3); go on with another SEED and OUT, and take the verdict over all
 #              the games: tools/match/sprt.py OUT1/fastchess.log OUT2/fastchess.log, where only
 #              the SPRT decides (an interval looked at after every part passes too easily)
-# (exit 2: bad arguments, or no result in fastchess's log).
+# (exit 2, no verdict: bad arguments; no result in fastchess's log; fastchess exited with a
+# status other than 0 (other than the stop of TIME_LIMIT); or it ended on its own before the
+# planned games with the LLR inside its bounds. The last two are a match cut short, by an engine
+# crash most likely: its games would not be the fixed-length match the 400-games rule is for, and
+# a crash is looked into before anything passes. Its pairs can still count in sprt.py over
+# several logs, where only the SPRT decides.)
 # A PASS is then checked against Ethereal 12 (tools/match/ethereal.sh, NEW and BASE on the same
 # seed): a network that gains in self-play and loses to another engine does not reach main.
 #
@@ -42,16 +47,29 @@ if [ -z "$OPENINGS" ]; then
 fi
 STOP=()
 [ -n "${TIME_LIMIT:-}" ] && STOP=(timeout -s INT "$TIME_LIMIT")
+ROUNDS=$(( (MAX_GAMES + 1) / 2 ))
+# fastchess's status is kept, not ignored: a match a crash cut short must not pass.
+rc=0
 nice -n 10 "${STOP[@]}" "$FASTCHESS" \
   -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
   -each tc="${TC:-5+0.05}" option.Hash=16 option.Threads=1 \
   -variant fischerandom \
   -openings file="$OPENINGS" format=epd order=random -srand "${SEED:-1}" \
-  -rounds $(( (MAX_GAMES + 1) / 2 )) -games 2 -repeat -concurrency "${CONCURRENCY:-1}" \
+  -rounds "$ROUNDS" -games 2 -repeat -concurrency "${CONCURRENCY:-1}" \
   -sprt elo0=0 elo1="${ELO1:-5}" alpha=0.05 beta=0.05 model=normalized \
   -ratinginterval 10 -pgnout file="$OUT/games.pgn" \
-  -config outname="$OUT/fastchess.json" > "$OUT/fastchess.log" 2>&1 || true
+  -config outname="$OUT/fastchess.json" > "$OUT/fastchess.log" 2>&1 || rc=$?
 awk '/^Results of /{buf=""; on=1} on{buf=buf $0 "\n"} on && /^-+$/{on=0} END{printf "%s", buf}' "$OUT/fastchess.log"
 # The verdict, from the pentanomial counts (tools/match/sprt.py, which also takes the logs of a
 # gate continued with another seed: `sprt.py OUT1/fastchess.log OUT2/fastchess.log`).
-exec python3 "$(dirname "${BASH_SOURCE[0]}")/sprt.py" "$OUT/fastchess.log" --elo1 "${ELO1:-5}"
+# --planned: a match that ended on its own short of its games without the SPRT deciding was cut
+# short (fastchess stops early only for its SPRT), and gets no verdict. Not after TIME_LIMIT's
+# stop (timeout's status 124), whose shorter match is the one asked for.
+PLANNED=(--planned $(( 2 * ROUNDS )))
+if [ -n "${TIME_LIMIT:-}" ] && [ "$rc" -eq 124 ]; then
+  PLANNED=()
+elif [ "$rc" -ne 0 ]; then
+  echo "gate: fastchess exited with status $rc (an engine crash?): no verdict; see $OUT/fastchess.log" >&2
+  exit 2
+fi
+exec python3 "$(dirname "${BASH_SOURCE[0]}")/sprt.py" "$OUT/fastchess.log" --elo1 "${ELO1:-5}" "${PLANNED[@]}"

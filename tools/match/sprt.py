@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The gate's verdict from one or more fastchess logs of the same pairing.
 
-    sprt.py LOG [LOG ...] [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]
+    sprt.py LOG [LOG ...] [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05] [--planned GAMES]
 
 Each LOG is the output of a fastchess match of NEW against BASE played with `-games 2 -repeat`
 (every start with both colours), as tools/match/gate.sh writes it. The last pentanomial line of
 each (`Ptnml(0-2): [LL, LD, DD+WL, WD, WW]`, from NEW's side) is read, and the counts of all logs
 are added: a gate that stopped undecided goes on with a new seed, and the SPRT is taken over every
 game pair played so far. That is sound because the test's bounds do not depend on the number of
-games; what is not sound is to stop at whatever count happens to show a good interval.
+games; what is not sound is to stop at whatever count happens to show a good interval. One file
+given twice (by any path: a link, a symlink) is refused, since its pairs would count twice; two
+files of the same content draw a warning (a copy, most likely: a continuation with another seed
+is never byte for byte the first).
 
 Printed: the pairs, the score, the Elo with its 95% interval (logistic, from the pentanomial
 variance), the LLR of the normalized-Elo SPRT between ELO0 and ELO1 with its bounds, then the
@@ -18,7 +21,11 @@ verdict on the last line, with gate.sh's rule:
              end of the 95% interval is above zero
   FAIL       the LLR reached the lower bound (exit 1)
   UNDECIDED  neither (exit 3)
-Exit 2 on unusable input (a log without a pentanomial line).
+Exit 2 on unusable input (a log without a pentanomial line, a file given twice), and, with
+--planned GAMES (one log: the games its match was started for), when fewer were played and the LLR
+reached neither bound: fastchess stops early for its SPRT, so a shorter match with the LLR inside
+its bounds was cut short (an engine crash, fastchess stopped), and no verdict is given, the PASS by
+the interval least of all: that rule holds for a match whose length was fixed before it started.
 Over several logs only the SPRT decides: the interval looked at again after every continuation
 would pass a change without any gain more often than 5% of the time, the more so the more looks
 (about 3% after two looks and 8% after eight, simulated at a true difference of zero), while
@@ -35,7 +42,9 @@ the fit no longer moves, where the linearized constraint is the constraint itsel
 """
 
 import argparse
+import hashlib
 import math
+import os
 import re
 import sys
 
@@ -60,6 +69,29 @@ def pentanomial(path):
     if not found:
         die(f"no pentanomial line (Ptnml(0-2): [...]) in {path}")
     return [int(x) for x in found[-1]]
+
+
+def distinct(paths):
+    """Refuse a file given twice (the same file by its real path or its inode: a symlink or a
+    hard link are the same games); warn of two files of the same content."""
+    seen, digests = {}, {}
+    for path in paths:
+        try:
+            st = os.stat(path)
+            with open(path, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        except OSError as e:
+            die(f"cannot read {path}: {e.strerror}")
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            die(f"{path} is the same file as {seen[key]}: its game pairs would count twice")
+        seen[key] = path
+        if digest in digests:
+            # Not refused: a copy is most likely, but the verdict's tests (tests/sprt.rs) add a
+            # log to a copy of itself on purpose, to stand for a gate continued.
+            print(f"sprt: warning: {path} has the same content as {digests[digest]} (a copy?)",
+                  file=sys.stderr)
+        digests.setdefault(digest, path)
 
 
 def elo(score):
@@ -116,9 +148,13 @@ def main():
     ap.add_argument("--elo1", type=float, default=5.0)
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
+    ap.add_argument("--planned", type=int, help="games the match of the one LOG was started for")
     args = ap.parse_args()
     if not (0 < args.alpha < 1 and 0 < args.beta < 1):
         die("--alpha and --beta must be between 0 and 1")
+    if args.planned is not None and (args.planned < 1 or len(args.logs) != 1):
+        die("--planned takes a number of games above 0, and one LOG")
+    distinct(args.logs)
     counts = [0] * 5
     for path in args.logs:
         for i, n in enumerate(pentanomial(path)):
@@ -147,6 +183,9 @@ def main():
     if llr <= lower:
         print("FAIL")
         sys.exit(1)
+    if args.planned is not None and games < args.planned:
+        die(f"{args.logs[0]}: {games} of {args.planned} planned games, the LLR inside its bounds: "
+            "the match was cut short (an engine crash?), no verdict")
     if games >= 400 and diff - half > 0:
         if len(args.logs) == 1:
             print("PASS")

@@ -1,0 +1,162 @@
+"""Tests of sprt.py's refusal of a log given twice and its --planned, and of gate.sh's handling of
+a match cut short, against a stand-in for fastchess written here (tests/sprt.rs tests the
+verdict's figures).
+
+    python3 -m unittest discover -s tools/match -p 'test_*.py'
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPRT = os.path.join(HERE, "sprt.py")
+GATE = os.path.join(HERE, "gate.sh")
+
+# 55% over 400 games: the LLR inside its bounds (0.85), the interval's lower end above zero.
+INTERVAL = [5, 35, 90, 55, 15]
+# 70% over 800 games: past the SPRT's upper bound.
+STRONG = [0, 20, 120, 180, 80]
+
+
+def log_text(counts):
+    a, b, c, d, e = counts
+    return (
+        "Started game 1 of 2 (new vs base)\n"
+        "Results of new vs base (5+0.05, 1t, 16MB, c960.epd):\n"
+        f"Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}], WL/DD Ratio: 0.27\n"
+        "--------------------------------------------------\n"
+    )
+
+
+# Prints the counts of FAKE_COUNTS, then: exits with FAKE_RC, or (FAKE_RC=sleep) waits to be
+# stopped, as a match stopped by TIME_LIMIT is.
+FASTCHESS = """\
+#!/usr/bin/env python3
+import os, sys, time
+a, b, c, d, e = os.environ["FAKE_COUNTS"].split(",")
+print("Results of new vs base (fake):")
+print(f"Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}], WL/DD Ratio: 0.27", flush=True)
+print("--------------------------------------------------", flush=True)
+rc = os.environ.get("FAKE_RC", "0")
+if rc == "sleep":
+    try:
+        time.sleep(60)
+    except KeyboardInterrupt:
+        sys.exit(130)
+sys.exit(int(rc))
+"""
+
+
+class Tmp(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, text, mode=0o644):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        return path
+
+    def sprt(self, *args):
+        return subprocess.run([sys.executable, SPRT, *args], cwd=self.dir, capture_output=True,
+                              text=True, timeout=60)
+
+
+class Sprt(Tmp):
+    def test_one_file_twice_is_refused(self):
+        self.write("one.log", log_text(INTERVAL))
+        os.mkdir(os.path.join(self.dir, "sub"))
+        os.symlink("../one.log", os.path.join(self.dir, "sub", "link.log"))
+        os.link(os.path.join(self.dir, "one.log"), os.path.join(self.dir, "hard.log"))
+        for other in ("one.log", "./one.log", "sub/../one.log", "sub/link.log", "hard.log"):
+            out = self.sprt("one.log", other)
+            self.assertEqual(out.returncode, 2, other)
+            self.assertEqual(out.stdout, "", other)
+            self.assertEqual(out.stderr, f"sprt: {other} is the same file as one.log: its game "
+                             "pairs would count twice\n")
+
+    def test_a_copy_is_warned_of(self):
+        # Not refused: tests/sprt.rs adds a log to a copy of itself on purpose.
+        self.write("one.log", log_text(INTERVAL))
+        self.write("two.log", log_text(INTERVAL))
+        out = self.sprt("one.log", "two.log")
+        self.assertEqual(out.returncode, 3)
+        self.assertEqual(out.stderr, "sprt: warning: two.log has the same content as one.log (a copy?)\n")
+        self.assertIn("logs 2, pairs 400", out.stdout)
+
+    def test_planned_games(self):
+        self.write("one.log", log_text(INTERVAL))  # 400 games
+        out = self.sprt("one.log", "--planned", "400")
+        self.assertEqual((out.returncode, out.stdout.splitlines()[-1]), (0, "PASS"))
+        out = self.sprt("one.log", "--planned", "2000")
+        self.assertEqual(out.returncode, 2)
+        self.assertNotIn("PASS", out.stdout)
+        self.assertEqual(out.stderr, "sprt: one.log: 400 of 2000 planned games, the LLR inside its "
+                         "bounds: the match was cut short (an engine crash?), no verdict\n")
+        # Short of its games because its SPRT decided: a verdict.
+        self.write("strong.log", log_text(STRONG))
+        out = self.sprt("strong.log", "--planned", "2000")
+        self.assertEqual((out.returncode, out.stdout.splitlines()[-1]), (0, "PASS"))
+        self.write("two.log", log_text(STRONG[::-1]))
+        out = self.sprt("one.log", "two.log", "--planned", "800")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("one LOG", out.stderr)
+
+
+class Gate(Tmp):
+    def gate(self, counts, rc, max_games, **env):
+        fastchess = self.write("fastchess.py", FASTCHESS, 0o755)
+        engine = self.write("engine.sh", "#!/bin/sh\nexit 0\n", 0o755)
+        openings = self.write("open.epd", "start\n")
+        out_dir = os.path.join(self.dir, "out")
+        env = dict(os.environ, FASTCHESS=fastchess, OPENINGS=openings, OUT=out_dir,
+                   FAKE_COUNTS=",".join(map(str, counts)), FAKE_RC=str(rc), **env)
+        return subprocess.run(["bash", GATE, engine, engine, str(max_games)], cwd=self.dir,
+                              env=env, capture_output=True, text=True, timeout=60)
+
+    def test_a_full_match_gets_its_verdict(self):
+        out = self.gate(INTERVAL, 0, 400)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertTrue(out.stdout.endswith("\nPASS\n"), out.stdout)
+
+    def test_a_crashed_fastchess_gets_none(self):
+        # The same counts, which would pass by the interval, but fastchess exited with 1.
+        out = self.gate(INTERVAL, 1, 400)
+        self.assertEqual(out.returncode, 2)
+        self.assertNotIn("PASS", out.stdout)
+        err = out.stderr.splitlines()[-1]
+        self.assertTrue(err.startswith("gate: fastchess exited with status 1"), out.stderr)
+        self.assertIn("no verdict", err)
+
+    def test_a_match_short_of_its_games_gets_none(self):
+        out = self.gate(INTERVAL, 0, 2000)
+        self.assertEqual(out.returncode, 2)
+        self.assertNotIn("PASS", out.stdout)
+        self.assertIn("400 of 2000 planned games", out.stderr)
+
+    def test_a_match_its_sprt_ended_gets_its_verdict(self):
+        out = self.gate(STRONG, 0, 2000)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertTrue(out.stdout.endswith("\nPASS\n"), out.stdout)
+
+    def test_a_match_stopped_by_time_limit_gets_its_verdict(self):
+        # As before: TIME_LIMIT's stop (status 124) is the shorter match asked for.
+        out = self.gate(INTERVAL, "sleep", 2000, TIME_LIMIT="1")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertTrue(out.stdout.endswith("\nPASS\n"), out.stdout)
+
+    def test_a_crash_under_time_limit_gets_none(self):
+        out = self.gate(INTERVAL, 3, 2000, TIME_LIMIT="30")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("status 3", out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
