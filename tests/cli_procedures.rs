@@ -143,6 +143,9 @@ fn bad_input_is_one_line_and_status_2() {
     let v = json(&["roll", "playing-cards", "AJ10KQ10JA", "--json"]);
     assert_eq!(v, json(&["roll", "playing-cards", "AJTKQTJA", "--json"]));
     assert!(v["scharnagl"].is_u64(), "{v}");
+    // A typo after a ten is placed as typed: the tens are two characters.
+    let e = fails(&["roll", "playing-cards", "AJ10KQ10JX"]);
+    assert!(e.contains("character 10 of the word, 'X'"), "{e}");
     let e = fails(&["roll", "bodlaender-die", "7"]);
     assert!(e.contains("outcome 1 '7'"), "{e}");
     fails(&["roll", "bodlaender-die", "1", "1", "1", "1", "1", "1"]);

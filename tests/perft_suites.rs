@@ -230,28 +230,26 @@ fn cli_max_nodes_caps_and_says_what_went_unchecked() {
         err.contains("note: 1 position(s) list no count at or under --max-nodes 1000"),
         "{err}"
     );
-    // A part of a capped run says the same of its own positions.
-    let part = bin()
-        .args([
-            "perft",
-            "6",
-            "--threads",
-            "1",
-            "--max-nodes",
-            "1000",
-            "--shard",
-            "1/1",
-            "--json",
-            "--epd",
-        ])
-        .arg(&path)
-        .output()
-        .expect("run binary");
-    assert_eq!(part.status.code(), Some(0), "{part:?}");
-    assert!(
-        String::from_utf8_lossy(&part.stderr).contains("note: 1 position(s) list no count"),
-        "{part:?}"
+    // Each part of a capped run says it of its own positions: part 1 of 2
+    // holds the deep position, part 2 a start the cap lets it check.
+    let two = temp_file(
+        "deep-and-start.epd",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D5 8146062 ;D6 191762235\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n",
     );
+    let part = |k: &str| {
+        let out = bin()
+            .args(["perft", "6", "--threads", "1", "--max-nodes", "1000"])
+            .args(["--shard", k, "--json", "--epd"])
+            .arg(&two)
+            .output()
+            .expect("run binary");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(part("1/2").contains("note: 1 position(s) list no count"));
+    assert!(!part("2/2").contains("note:"));
+    let _ = std::fs::remove_file(&two);
     let out = run("10000000");
     let _ = std::fs::remove_file(&path);
     assert_eq!(out.status.code(), Some(0), "{out:?}");

@@ -680,6 +680,16 @@ fn ten_flips_seed001() {
         .unwrap();
     assert_eq!(r.events[0].kind, EventKind::Restart);
     assert!(matches!(r.status, Status::Done(b) if b.scharnagl() == 777));
+    // A whole session in one word is read attempt by attempt.
+    let r = Method::TenFlips
+        .replay(&toks("HHHHTTTTTTHHTTTTHTTH"))
+        .unwrap();
+    assert_eq!(r.events[0].kind, EventKind::Restart);
+    assert!(matches!(r.status, Status::Done(b) if b.scharnagl() == 777));
+    // Someone who stopped at the fourth head and typed on.
+    let r = Method::TenFlips.replay(&toks("HHHHHHTTTTHTTH")).unwrap();
+    assert_eq!(r.events[3].kind, EventKind::Restart);
+    assert!(matches!(r.status, Status::Done(b) if b.scharnagl() == 777));
     // Such a word in the middle of an attempt is named.
     let e = Method::TenFlips.replay(&toks("HT HHHHTTTTTT")).unwrap_err();
     assert!(e.to_string().contains("at flip 3"), "{e}");

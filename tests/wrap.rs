@@ -531,6 +531,24 @@ fn an_engine_that_dies_on_an_option_is_given_up_on() {
 /// A GUI's `isready` that the engine took with it when it failed is
 /// answered by the engine started in its place, not after the 10 s of
 /// `isready`'s own limit (which would restart the new engine too).
+/// An engine's `info` outside any search: its moves belong to no position
+/// the GUI waits on (the GUI may have sent its next `go` already and would
+/// read them against it), so only an `info string` is passed on.
+#[test]
+fn info_outside_a_search_passes_only_its_words() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["chatty"]);
+    e.send("isready");
+    let lines = e.expect("readyok", REPLY);
+    assert!(
+        lines.iter().any(|l| l == "info string chatty is ready"),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains(" pv ")), "{lines:?}");
+}
+
 #[test]
 fn an_isready_outlives_the_engine_that_failed() {
     if !python_chess() {

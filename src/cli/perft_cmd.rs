@@ -290,8 +290,6 @@ pub(super) fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
         .collect()
 }
 
-/// The stderr line naming a count that differs from its reference, the
-/// same from a suite run, a part and a merge (a log is read for it).
 /// Say on stderr how many positions a `--max-nodes` cap left unchecked
 /// (every count their file lists is above it, so they are counted at
 /// depth 1 without one): a capped run that checked less than it seems to
@@ -306,6 +304,8 @@ pub(super) fn note_unchecked(unchecked: usize, cap: Option<u64>) {
     }
 }
 
+/// The stderr line naming a count that differs from its reference, the
+/// same from a suite run, a part and a merge (a log is read for it).
 pub(super) fn say_mismatch(id: &str, depth: u32, nodes: u64, expected: Option<u64>) {
     let expected = expected.map_or("-".to_owned(), |e| e.to_string());
     eprintln!("MISMATCH: {id} depth {depth} nodes {nodes} expected {expected}");

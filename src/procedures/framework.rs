@@ -142,6 +142,13 @@ pub trait Procedure {
         vec![token.to_string()]
     }
 
+    /// The outcomes a typed word is made of, one by one, whether or not
+    /// they read (a card's `10` is one): where a word did not read, the
+    /// first that does not is named by its place in the word.
+    fn units(&self, word: &str) -> Vec<String> {
+        word.chars().map(String::from).collect()
+    }
+
     /// Apply an outcome.
     ///
     /// # Errors
@@ -249,21 +256,22 @@ fn name_bad_character<P: Procedure>(
     token: &str,
     message: String,
 ) -> String {
-    let chars: Vec<char> = token.trim().chars().collect();
-    if chars.len() < 2 {
+    let units = p.units(token.trim());
+    if units.len() < 2 {
         return message;
     }
-    let reads = |c: char| p.parse(state, &c.to_string()).is_ok();
-    let Some(at) = chars.iter().position(|&c| !reads(c)) else {
+    let reads = |u: &String| p.parse(state, u).is_ok();
+    let Some(at) = units.iter().position(|u| !reads(u)) else {
         return message;
     };
-    if chars.iter().filter(|&&c| reads(c)).count() == 0 {
+    if !units.iter().any(reads) {
         return message;
     }
+    // Its place in characters, as the person typed the word.
+    let place: usize = units[..at].iter().map(|u| u.chars().count()).sum::<usize>() + 1;
     format!(
-        "{message}; character {} of the word, '{}', is not one",
-        at + 1,
-        chars[at]
+        "{message}; character {place} of the word, '{}', is not one",
+        units[at]
     )
 }
 

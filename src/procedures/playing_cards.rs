@@ -191,6 +191,21 @@ impl Procedure for PlayingCards {
         }
     }
 
+    fn units(&self, word: &str) -> Vec<String> {
+        let mut units = Vec::new();
+        let mut rest = word;
+        while let Some(c) = rest.chars().next() {
+            let unit = if rest.starts_with("10") {
+                "10"
+            } else {
+                &rest[..c.len_utf8()]
+            };
+            units.push(unit.to_owned());
+            rest = &rest[unit.len()..];
+        }
+        units
+    }
+
     fn parse(&self, _s: &State, token: &str) -> Result<Outcome, String> {
         let role = match token.trim().to_ascii_uppercase().as_str() {
             "K" => Role::King,

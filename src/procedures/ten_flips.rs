@@ -130,11 +130,23 @@ impl Procedure for TenFlips {
     fn split(&self, token: &str) -> Vec<String> {
         let t = token.trim();
         if t.len() > 1 && t.chars().all(|c| "HTht01".contains(c)) {
-            // A void attempt written down whole (ten flips, the first four
-            // heads) stays one token: its last six flips are not the next
-            // attempt's.
-            if t.len() == 10 && t[..4].chars().all(|c| "Hh1".contains(c)) {
-                return vec![t.to_string()];
+            // A word of whole attempts (10, 20, ... flips) is read ten by
+            // ten: a void attempt written down whole (the first four heads)
+            // stays one token, so its last six flips are not read as the
+            // next attempt's. Any other word is read flip by flip.
+            if t.len() % 10 == 0 {
+                return t
+                    .as_bytes()
+                    .chunks(10)
+                    .flat_map(|block| {
+                        let block = String::from_utf8_lossy(block).into_owned();
+                        if block[..4].chars().all(|c| "Hh1".contains(c)) {
+                            vec![block]
+                        } else {
+                            block.chars().map(|c| c.to_string()).collect()
+                        }
+                    })
+                    .collect();
             }
             t.chars().map(|c| c.to_string()).collect()
         } else {

@@ -743,11 +743,19 @@ impl Front {
         if line.starts_with("bestmove") {
             self.on_bestmove(line);
         } else if line.starts_with("info") {
-            let translated = match self.searches.front() {
-                Some(s) => translate_info(line, s.game.position(), s.style),
-                None => line.to_owned(),
-            };
-            self.send_gui(&translated);
+            match self.searches.front() {
+                Some(s) => {
+                    let translated = translate_info(line, s.game.position(), s.style);
+                    self.send_gui(&translated);
+                }
+                // No search is open: its moves belong to no position the
+                // GUI waits on (a search answered by the front-end, whose
+                // go reached a restarted engine), and the GUI may already
+                // have sent its next go, against which it would read them.
+                // Only what the engine says in words is passed on.
+                None if is_info_string(line) => self.send_gui(line),
+                None => {}
+            }
         } else if line == "readyok" {
             if self.ready_pending > 0 {
                 self.ready_pending -= 1;
@@ -1064,6 +1072,11 @@ fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> 
             (ms.saturating_mul(CLOCK_SHARE_PERCENT) / 100).min(ms.saturating_sub(CLOCK_RESERVE_MS));
         started.checked_add(Duration::from_millis(limit))
     })
+}
+
+/// An `info string ...` line: words only, no moves or scores.
+fn is_info_string(line: &str) -> bool {
+    line.split_whitespace().nth(1) == Some("string")
 }
 
 /// An engine `info` line with its moves (`pv`, `refutation`, `currline`,

@@ -21,6 +21,9 @@ Modes:
   late     answers its 3rd go 0.5 s late, whatever the limit (a stop waits too)
   crash    exits when it is sent `setoption name Crash`, at every start (as Debian's
            Ethereal 12 does on SyzygyPath)
+  chatty   before each readyok, writes an info line with a pv and an info string,
+           outside any search (as a search answered by the front-end, whose go
+           reached a restarted engine, does)
   ok       none of the above (king-takes-rook, reads everything)
 
 In every other mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`,
@@ -102,6 +105,9 @@ def main():
         elif cmd == "setoption" and mode == "crash" and words[1:3] == ["name", "Crash"]:
             sys.exit(4)
         elif cmd == "isready":
+            if mode == "chatty":
+                print("info depth 1 score cp 0 nodes 1 pv a2a3")
+                print("info string chatty is ready")
             print("readyok", flush=True)
         elif cmd == "position":
             rest = words[1:]
