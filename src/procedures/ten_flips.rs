@@ -134,7 +134,7 @@ impl Procedure for TenFlips {
             // ten: a void attempt written down whole (the first four heads)
             // stays one token, so its last six flips are not read as the
             // next attempt's. Any other word is read flip by flip.
-            if t.len() % 10 == 0 {
+            if t.len().is_multiple_of(10) {
                 return t
                     .as_bytes()
                     .chunks(10)
