@@ -90,41 +90,17 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         })?;
         let positions: Vec<(String, Chess, u32)> = match source {
             Source::One(pos) => vec![("position".into(), pos, depth)],
-            Source::Suite(entries) => {
-                let jobs: Vec<Job> = entries
-                    .iter()
-                    .map(|e| Job::from_entry(e, depth, a.max_nodes))
-                    .collect();
-                note_unchecked(
-                    entries
-                        .iter()
-                        .zip(&jobs)
-                        .filter(|(e, j)| j.unchecked_by_cap(e))
-                        .count(),
-                    a.max_nodes,
-                );
-                jobs.into_iter()
-                    .map(|j| (j.id, j.position, j.depth))
-                    .collect()
-            }
+            Source::Suite(entries) => capped_jobs(&entries, depth, a.max_nodes)
+                .into_iter()
+                .map(|j| (j.id, j.position, j.depth))
+                .collect(),
         };
         return check_engine(command, &positions, a, &config);
     }
     match source(a, fen.as_deref())? {
         Source::One(pos) => single(&pos, depth, a.divide, a.json, &config),
         Source::Suite(entries) => {
-            let jobs: Vec<Job> = entries
-                .iter()
-                .map(|e| Job::from_entry(e, depth, a.max_nodes))
-                .collect();
-            note_unchecked(
-                entries
-                    .iter()
-                    .zip(&jobs)
-                    .filter(|(e, j)| j.unchecked_by_cap(e))
-                    .count(),
-                a.max_nodes,
-            );
+            let jobs = capped_jobs(&entries, depth, a.max_nodes);
             if a.divide {
                 if a.json {
                     return Err(CliError::Usage(
@@ -288,6 +264,24 @@ pub(super) fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
             })
         })
         .collect()
+}
+
+/// The jobs of a whole suite at `depth` under `max_nodes`, with the note
+/// of what the cap left unchecked.
+fn capped_jobs(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Vec<Job> {
+    let jobs: Vec<Job> = entries
+        .iter()
+        .map(|e| Job::from_entry(e, depth, max_nodes))
+        .collect();
+    note_unchecked(
+        entries
+            .iter()
+            .zip(&jobs)
+            .filter(|(e, j)| j.unchecked_by_cap(e))
+            .count(),
+        max_nodes,
+    );
+    jobs
 }
 
 /// Say on stderr how many positions a `--max-nodes` cap left unchecked

@@ -24,23 +24,9 @@ _spec = importlib.util.spec_from_file_location("spsa", SPSA)
 spsa = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(spsa)
 
-ENGINE = """\
-#!/usr/bin/env python3
-import sys
-if sys.argv[1:2] == ["openings"]:
-    open(sys.argv[sys.argv.index("-o") + 1], "w").write("start one\\nstart two\\n")
-    sys.exit(0)
-if sys.argv[1:2] == ["bench"]:
-    print("Nodes searched: 4242")
-    sys.exit(0)
-for line in sys.stdin:
-    if line.strip() == "uci":
-        print("option name ALPHA type spin default 20 min 0 max 100")
-        print("option name BETA type spin default 100 min 0 max 200")
-        print("uciok", flush=True)
-    elif line.strip() == "quit":
-        break
-"""
+# The engine stand-in of tests/spsa.rs: two spin options, two openings, a bench signature.
+with open(os.path.join(HERE, "..", "..", "..", "tests", "clients", "spsa_fake_engine.py")) as _f:
+    ENGINE = _f.read()
 
 # FAKE_MODE: ok (a result from the arguments), hang (an engine that never answers: a child in
 # fastchess's group, its pid in FAKE_PIDS, then a wait for ever), fail (exit 1, no result).
