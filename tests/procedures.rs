@@ -680,7 +680,7 @@ fn ten_flips_seed001() {
         .unwrap();
     assert_eq!(r.events[0].kind, EventKind::Restart);
     assert!(matches!(r.status, Status::Done(b) if b.scharnagl() == 777));
-    // A whole session in one word is read attempt by attempt.
+    // Several attempts typed as one word are read attempt by attempt.
     let r = Method::TenFlips
         .replay(&toks("HHHHTTTTTTHHTTTTHTTH"))
         .unwrap();
