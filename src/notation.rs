@@ -59,9 +59,13 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
             reason: "variant fields (pockets, remaining checks) are not chess".into(),
         });
     }
-    let setup = parsed.as_setup().clone();
     parsed.into_position(CastlingMode::Chess960).map_err(|e| {
-        let reason = position_reason(&setup, e.kinds(), fields[2], &e.to_string());
+        // The set-up, read again from the text on this error path only:
+        // a valid FEN does not pay for the message.
+        let reason = match Fen::from_ascii(fen.as_bytes()) {
+            Ok(f) => position_reason(f.as_setup(), e.kinds(), fields[2], &e.to_string()),
+            Err(_) => e.to_string(),
+        };
         FenError::Position { fen, reason }
     })
 }

@@ -90,7 +90,7 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
         })?;
         let positions: Vec<(String, Chess, u32)> = match source {
             Source::One(pos) => vec![("position".into(), pos, depth)],
-            Source::Suite(entries) => capped_jobs(&entries, depth, a.max_nodes)
+            Source::Suite(entries) => capped_jobs(&entries, depth, a.max_nodes, |_| true)
                 .into_iter()
                 .map(|j| (j.id, j.position, j.depth))
                 .collect(),
@@ -100,7 +100,7 @@ pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
     match source(a, fen.as_deref())? {
         Source::One(pos) => single(&pos, depth, a.divide, a.json, &config),
         Source::Suite(entries) => {
-            let jobs = capped_jobs(&entries, depth, a.max_nodes);
+            let jobs = capped_jobs(&entries, depth, a.max_nodes, |_| true);
             if a.divide {
                 if a.json {
                     return Err(CliError::Usage(
@@ -267,8 +267,14 @@ pub(super) fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
 }
 
 /// The jobs of a whole suite at `depth` under `max_nodes`, with the note
-/// of what the cap left unchecked.
-fn capped_jobs(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Vec<Job> {
+/// of what the cap left unchecked among the positions `counted` (by
+/// index: every one in a suite run, a part's own under `--shard`).
+pub(super) fn capped_jobs(
+    entries: &[SuiteEntry],
+    depth: u32,
+    max_nodes: Option<u64>,
+    counted: impl Fn(usize) -> bool,
+) -> Vec<Job> {
     let jobs: Vec<Job> = entries
         .iter()
         .map(|e| Job::from_entry(e, depth, max_nodes))
@@ -277,7 +283,8 @@ fn capped_jobs(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Ve
         entries
             .iter()
             .zip(&jobs)
-            .filter(|(e, j)| j.unchecked_by_cap(e))
+            .enumerate()
+            .filter(|(i, (e, j))| counted(*i) && j.unchecked_by_cap(e))
             .count(),
         max_nodes,
     );
@@ -289,7 +296,7 @@ fn capped_jobs(entries: &[SuiteEntry], depth: u32, max_nodes: Option<u64>) -> Ve
 /// depth 1 without one): a capped run that checked less than it seems to
 /// says so, whether it is a suite run, a part (`--shard`, its own
 /// positions) or a comparison (`--engine`).
-pub(super) fn note_unchecked(unchecked: usize, cap: Option<u64>) {
+fn note_unchecked(unchecked: usize, cap: Option<u64>) {
     if let (Some(cap), 1..) = (cap, unchecked) {
         eprintln!(
             "note: {unchecked} position(s) list no count at or under --max-nodes {cap}: \

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Position};
 
 use super::perft_cmd::{
-    all_starts, count_moves, progress, rate, say_hash, say_mismatch, write_json, Source,
+    all_starts, capped_jobs, count_moves, progress, rate, say_hash, say_mismatch, write_json,
+    Source,
 };
 use super::{CliError, PerftMergeArgs};
 use crate::notation::shredder_fen;
@@ -44,21 +45,9 @@ pub fn part(
     let start = Instant::now();
     let (run, results) = match source {
         Source::Suite(entries) => {
-            let jobs: Vec<Job> = entries
-                .iter()
-                .map(|e| Job::from_entry(e, depth, max_nodes))
-                .collect();
-            // This part's own positions: each part of a capped run says
-            // what it left unchecked.
-            super::perft_cmd::note_unchecked(
-                entries
-                    .iter()
-                    .zip(&jobs)
-                    .enumerate()
-                    .filter(|(i, (e, j))| shard.owns(*i) && j.unchecked_by_cap(e))
-                    .count(),
-                max_nodes,
-            );
+            // Each part of a capped run says what it left unchecked of its
+            // own positions.
+            let jobs = capped_jobs(&entries, depth, max_nodes, |i| shard.owns(i));
             suite_part(&engine, shard, depth, &jobs)?
         }
         Source::One(pos) => root_moves_part(&engine, shard, depth, &pos),

@@ -182,10 +182,14 @@ impl Procedure for PlayingCards {
     }
 
     fn split(&self, token: &str) -> Vec<String> {
-        // The card says "10"; inside a word it is read as T.
-        let t = token.trim().replace("10", "T");
-        if t.chars().count() > 1 && t.chars().all(|c| "RNBQKAJTrnbqkajt".contains(c)) {
-            t.chars().map(|c| c.to_string()).collect()
+        // The card says "10"; inside a word it is one card, as T is.
+        let units = self.units(token.trim());
+        if units.len() > 1
+            && units
+                .iter()
+                .all(|u| u == "10" || "RNBQKAJTrnbqkajt".contains(u.as_str()))
+        {
+            units
         } else {
             vec![token.trim().to_string()]
         }
