@@ -19,8 +19,9 @@
 #              the SPRT decides (an interval looked at after every part passes too easily)
 # (exit 2, no verdict: bad arguments; no result in fastchess's log; fastchess exited with a
 # status other than 0 (other than the stop of TIME_LIMIT); or it ended on its own before the
-# planned games with the LLR inside its bounds. The last two are a match cut short, by an engine
-# crash most likely: its games would not be the fixed-length match the 400-games rule is for, and
+# planned games with the LLR inside its bounds, unless its closing line says its own SPRT stopped
+# it (its LLR and sprt.py's can part in the last digits at a bound; that stop keeps its verdict).
+# The last two are a match cut short, by an engine crash most likely: its games would not be the fixed-length match the 400-games rule is for, and
 # a crash is looked into before anything passes. Its pairs can still count in sprt.py over
 # several logs, where only the SPRT decides.)
 # A PASS is then checked against Ethereal 12 (tools/match/ethereal.sh, NEW and BASE on the same

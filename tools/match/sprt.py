@@ -26,6 +26,10 @@ Exit 2 on unusable input (a log without a pentanomial line, a file given twice),
 reached neither bound: fastchess stops early for its SPRT, so a shorter match with the LLR inside
 its bounds was cut short (an engine crash, fastchess stopped), and no verdict is given, the PASS by
 the interval least of all: that rule holds for a match whose length was fixed before it started.
+Unless fastchess's closing line says its own SPRT accepted a hypothesis: its LLR and this one
+compute the same test and can part in the last digits right at a bound, so a match it stopped
+there gets that verdict, when this LLR is within 0.1 of the same bound (further off, the two
+were given other hypotheses, and there is no verdict).
 Over several logs only the SPRT decides: the interval looked at again after every continuation
 would pass a change without any gain more often than 5% of the time, the more so the more looks
 (about 3% after two looks and 8% after eight, simulated at a true difference of zero), while
@@ -52,6 +56,12 @@ PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 # What fastchess counts an outcome never seen as, so that no frequency is zero.
 ZERO_COUNT = 1e-3
 Z95 = 1.959963984540054
+# fastchess's closing line. It names H1 also when the match reached its planned games with the
+# test undecided, so it tells an SPRT stop only in a match short of its games.
+SPRT_STOP = re.compile(r"^SPRT \(.*\) completed - (H[01]) was accepted\s*$", re.M)
+# How far this LLR may be from the bound fastchess stopped at: the two compute the same test
+# and part in the last digits, never by this much unless the hypotheses differ.
+STOP_TOLERANCE = 0.1
 PTNML = re.compile(r"Ptnml\(0-2\):\s*\[\s*(\d+),\s*(\d+),\s*(\d+),\s*(\d+),\s*(\d+)\s*\]")
 
 
@@ -69,6 +79,16 @@ def pentanomial(path):
     if not found:
         die(f"no pentanomial line (Ptnml(0-2): [...]) in {path}")
     return [int(x) for x in found[-1]]
+
+
+def sprt_stop(path):
+    """The hypothesis fastchess's own SPRT accepted, by its closing line, or None."""
+    try:
+        text = open(path, encoding="utf-8", errors="replace").read()
+    except OSError as e:
+        die(f"cannot read {path}: {e.strerror}")
+    found = SPRT_STOP.findall(text)
+    return found[-1] if found else None
 
 
 def distinct(paths):
@@ -184,6 +204,19 @@ def main():
         print("FAIL")
         sys.exit(1)
     if args.planned is not None and games < args.planned:
+        # fastchess stopped on its own LLR, which reached a bound where this one falls just short
+        # (the two part in the last digits): the SPRT decided, and its verdict stands.
+        accepted = sprt_stop(args.logs[0])
+        if accepted is not None:
+            bound = upper if accepted == "H1" else lower
+            if abs(llr - bound) > STOP_TOLERANCE:
+                die(f"{args.logs[0]}: fastchess's SPRT accepted {accepted} after {games} of "
+                    f"{args.planned} planned games, but the LLR here is {llr:.2f}, far from "
+                    f"{bound:.2f} (other --elo0/--elo1 than the match's?): no verdict")
+            print(f"fastchess's own LLR reached {bound:.2f} and stopped the match "
+                  f"({accepted} accepted; {llr:.2f} here)")
+            print("PASS" if accepted == "H1" else "FAIL")
+            sys.exit(0 if accepted == "H1" else 1)
         die(f"{args.logs[0]}: {games} of {args.planned} planned games, the LLR inside its bounds: "
             "the match was cut short (an engine crash?), no verdict")
     if games >= 400 and diff - half > 0:

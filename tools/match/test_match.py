@@ -1,5 +1,6 @@
-"""Tests of sprt.py's refusal of a log given twice and its --planned, and of gate.sh's handling of
-a match cut short, against a stand-in for fastchess written here (tests/sprt.rs tests the
+"""Tests of sprt.py's refusal of a log given twice and its --planned (and a stop at fastchess's own
+SPRT bound), of gate.sh's handling of a match cut short, and of ethereal.sh's status, all
+against a stand-in for fastchess written here (tests/sprt.rs tests the
 verdict's figures).
 
     python3 -m unittest discover -s tools/match -p 'test_*.py'
@@ -18,6 +19,14 @@ GATE = os.path.join(HERE, "gate.sh")
 INTERVAL = [5, 35, 90, 55, 15]
 # 70% over 800 games: past the SPRT's upper bound.
 STRONG = [0, 20, 120, 180, 80]
+# 1460 games, LLR 2.89 and -2.88: just inside the bounds (+/- 2.94), where fastchess's own LLR
+# may already have stopped the match.
+NEAR_UPPER = [23, 116, 348, 186, 57]
+NEAR_LOWER = [49, 186, 348, 116, 23]
+
+
+def stopped(counts, hypothesis):
+    return log_text(counts) + f"SPRT (normalized, elo0: 0, elo1: 5) completed - {hypothesis} was accepted\n"
 
 
 def log_text(counts):
@@ -109,6 +118,37 @@ class Sprt(Tmp):
         self.assertEqual(out.returncode, 2)
         self.assertIn("one LOG", out.stderr)
 
+    def test_a_stop_at_fastchess_s_own_bound(self):
+        # fastchess stopped the match on its LLR; this one is a little short of the bound.
+        self.write("up.log", stopped(NEAR_UPPER, "H1"))
+        out = self.sprt("up.log", "--planned", "2000")
+        self.assertEqual((out.returncode, out.stdout.splitlines()[-1]), (0, "PASS"), out.stderr)
+        self.assertIn("fastchess's own LLR reached 2.94 and stopped the match (H1 accepted; 2.89 here)",
+                      out.stdout)
+        self.write("low.log", stopped(NEAR_LOWER, "H0"))
+        out = self.sprt("low.log", "--planned", "2000")
+        self.assertEqual((out.returncode, out.stdout.splitlines()[-1]), (1, "FAIL"), out.stderr)
+        # Without the closing line, or at the planned games (where fastchess names H1 for any
+        # undecided test), the same counts are no SPRT stop.
+        self.write("bare.log", log_text(NEAR_UPPER))
+        out = self.sprt("bare.log", "--planned", "2000")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("cut short", out.stderr)
+        self.write("limit.log", stopped(NEAR_UPPER, "H1"))
+        out = self.sprt("limit.log", "--planned", "1460")
+        self.assertNotIn("fastchess's own", out.stdout)
+        self.assertEqual(out.returncode, 0)  # by the interval, the rule of a match of fixed length
+        # An SPRT stop far from this LLR: the match had other hypotheses than the ones given here.
+        self.write("far.log", stopped(INTERVAL, "H1"))
+        out = self.sprt("far.log", "--planned", "2000")
+        self.assertEqual(out.returncode, 2)
+        self.assertNotIn("PASS", out.stdout)
+        self.assertIn("fastchess's SPRT accepted H1 after 400 of 2000 planned games, but the LLR "
+                      "here is 0.85, far from 2.94", out.stderr)
+        # Over several logs there is no --planned, and only this LLR decides.
+        out = self.sprt("up.log", "low.log")
+        self.assertEqual(out.returncode, 3)
+
 
 class Gate(Tmp):
     def gate(self, counts, rc, max_games, **env):
@@ -156,6 +196,35 @@ class Gate(Tmp):
         out = self.gate(INTERVAL, 3, 2000, TIME_LIMIT="30")
         self.assertEqual(out.returncode, 2)
         self.assertIn("status 3", out.stderr)
+
+
+class Ethereal(Tmp):
+    def ethereal(self, rc, **env):
+        fastchess = self.write("fastchess.py", FASTCHESS, 0o755)
+        engine = self.write("engine.sh", "#!/bin/sh\nexit 0\n", 0o755)
+        epd = self.write("open.epd", "start\n")
+        env = dict(os.environ, FASTCHESS=fastchess, ETHEREAL=engine, EPD=epd, SEED="1",
+                   OUTDIR=os.path.join(self.dir, "out"), FAKE_COUNTS="5,35,90,55,15",
+                   FAKE_RC=str(rc), **env)
+        return subprocess.run(["bash", os.path.join(HERE, "ethereal.sh"), engine, "400"],
+                              cwd=self.dir, env=env, capture_output=True, text=True, timeout=60)
+
+    def test_a_whole_match(self):
+        out = self.ethereal(0)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("Ptnml(0-2): [5, 35, 90, 55, 15]", out.stdout)
+        self.assertEqual(out.stderr, "")
+
+    def test_a_crashed_fastchess_is_said_and_kept(self):
+        out = self.ethereal(1)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("Ptnml(0-2): [5, 35, 90, 55, 15]", out.stdout)  # the results so far
+        self.assertTrue(out.stderr.startswith("ethereal: fastchess exited with status 1"), out.stderr)
+
+    def test_a_match_stopped_by_time_limit(self):
+        out = self.ethereal("sleep", TIME_LIMIT="1")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("stopped by TIME_LIMIT (1 s)", out.stdout)
 
 
 if __name__ == "__main__":
