@@ -569,3 +569,142 @@ fn an_isready_outlives_the_engine_that_failed() {
         "{before:?}"
     );
 }
+
+/// Plays one move in `e`'s game from `start` (a FEN, or the classical
+/// start): sends the position and `go`, checks that the answer is legal,
+/// and returns the lines before it.
+fn play_checked(
+    e: &mut Engine,
+    start: Option<&str>,
+    moves: &mut Vec<String>,
+    go: &str,
+) -> Vec<String> {
+    let (mut pos, chess960) = match start {
+        Some(fen) => {
+            let setup: shakmaty::fen::Fen = fen.parse().expect("a FEN");
+            let pos = setup
+                .into_position(shakmaty::CastlingMode::Chess960)
+                .expect("a legal start");
+            (pos, true)
+        }
+        None => (shakmaty::Chess::default(), false),
+    };
+    for m in moves.iter() {
+        let played = support::legal_move(&pos, m, chess960).expect("a move played before");
+        pos = shakmaty::Position::play(pos, played).expect("legal");
+    }
+    let head = match start {
+        Some(fen) => format!("position fen {fen}"),
+        None => "position startpos".to_owned(),
+    };
+    let line = if moves.is_empty() {
+        head
+    } else {
+        format!("{head} moves {}", moves.join(" "))
+    };
+    e.send(&line);
+    e.send(go);
+    let (before, best, _) = e.bestmove(REPLY);
+    if let Err(why) = support::legal_move(&pos, &best, chess960) {
+        e.fail(&format!("'{best}' after {moves:?}: {why}"));
+    }
+    moves.push(best);
+    before
+}
+
+/// Whether the lines before a `bestmove` say it is not the engine's own.
+fn replaced(before: &[String]) -> bool {
+    before
+        .iter()
+        .any(|l| l.contains("answers with its own move") || l.contains("cannot be played"))
+}
+
+/// Searches the front-end answered itself while a restarted engine was
+/// still starting: their `go`s must never reach it, or its answer to one
+/// is read as the answer to the GUI's next search (a move for another
+/// position: refused, and the engine restarted again, or played).
+#[test]
+fn a_search_answered_during_a_restart_never_reaches_the_engine() {
+    if !python_chess() {
+        return;
+    }
+    let marker = std::env::temp_dir().join(format!("chess960-slow-kept-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let marker_arg = marker.to_string_lossy().into_owned();
+    let mut e = faulty_after_uci(&["slow", &marker_arg]);
+    let mut moves = Vec::new();
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    // The third go: the engine exits and is restarted, taking 3 s to start.
+    play_checked(&mut e, None, &mut moves, "go movetime 50");
+    // Two searches answered by the front-end while it starts.
+    for go in ["go wtime 1000 btime 1000", "go movetime 50"] {
+        let before = play_checked(&mut e, None, &mut moves, go);
+        assert!(
+            before.iter().any(|l| l.contains("did not answer in time")),
+            "{before:?}"
+        );
+    }
+    // Time enough to outlast the start: the engine's own answer, for this
+    // position.
+    let before = play_checked(&mut e, None, &mut moves, "go movetime 8000");
+    assert!(!replaced(&before), "{before:?}");
+    let _ = std::fs::remove_file(&marker);
+}
+
+/// An engine restarted in place of one that hung is given the lines the
+/// GUI sent meanwhile after `UCI_Chess960`: a Chess960 position without it
+/// is misread (the test engine answers `0000`).
+#[test]
+fn an_engine_restarted_with_kept_lines_gets_the_chess960_mode() {
+    if !python_chess() {
+        return;
+    }
+    let start = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    let mut e = faulty_after_uci(&["hang960"]);
+    e.send("setoption name UCI_Chess960 value true");
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        let before = play_checked(&mut e, Some(start), &mut moves, "go movetime 1000");
+        assert!(!replaced(&before), "{before:?}");
+    }
+    // The third go hangs; the next one is kept until the engine, 2 s
+    // later, is restarted.
+    let before = play_checked(&mut e, Some(start), &mut moves, "go movetime 50");
+    assert!(
+        before.iter().any(|l| l.contains("did not answer in time")),
+        "{before:?}"
+    );
+    let before = play_checked(&mut e, Some(start), &mut moves, "go movetime 8000");
+    assert!(
+        before.iter().any(|l| l.contains("did not stop within")),
+        "{before:?}"
+    );
+    assert!(!replaced(&before), "{before:?}");
+}
+
+/// An infinite search the engine took with it when it was restarted (it
+/// did not answer `isready`) is given to the engine started in its place:
+/// the GUI's `stop` gets that engine's answer, not the front-end's.
+#[test]
+fn an_infinite_search_outlives_a_restart() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["deaf"]);
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    e.send("isready");
+    // isready's own limit is 10 s.
+    e.expect("readyok", Duration::from_secs(30));
+    e.expect("info string the engine was restarted", REPLY);
+    e.send("stop");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert!(!replaced(&before), "{before:?}");
+    let start = shakmaty::Chess::default();
+    let e4 = support::legal_move(&start, "e2e4", false).expect("legal");
+    let after = shakmaty::Position::play(start, e4).expect("legal");
+    if let Err(why) = support::legal_move(&after, &best, false) {
+        e.fail(&format!("'{best}' after e2e4: {why}"));
+    }
+}

@@ -87,6 +87,11 @@ pub struct Backend {
     waiting: Option<Vec<Kept>>,
     /// Lines kept while a late `bestmove` is awaited (see [`Backend::hold`]).
     held: Option<Vec<Kept>>,
+    /// The last `position` line sent (or kept to be sent).
+    last_position: Option<String>,
+    /// What the engine was set to when the hold began (`UCI_Chess960`, the
+    /// position): what the kept lines were written to follow.
+    held_from: (Option<bool>, Option<String>),
     /// When the handshake fails for want of `uciok`.
     handshake_deadline: Instant,
 }
@@ -189,6 +194,8 @@ impl Backend {
             chess960_sent: None,
             waiting: Some(Vec::new()),
             held: None,
+            last_position: None,
+            held_from: (None, None),
             handshake_deadline: Instant::now() + HANDSHAKE_TIMEOUT,
         };
         backend.write("uci", log);
@@ -246,7 +253,10 @@ impl Backend {
     /// `bestmove` must come before it is given another `go`, or no answer
     /// could be told from the next.
     pub fn hold(&mut self) {
-        self.held.get_or_insert_with(Vec::new);
+        if self.held.is_none() {
+            self.held = Some(Vec::new());
+            self.held_from = (self.chess960_sent, self.last_position.clone());
+        }
     }
 
     /// Whether lines are kept by [`Backend::hold`].
@@ -264,12 +274,38 @@ impl Backend {
 
     /// Give what [`Backend::hold`] kept to `next`, the engine started in
     /// this one's place: sent after its handshake, with the time it waited
-    /// taken off.
-    pub fn hand_held_to(&mut self, next: &mut Backend) {
-        let held = self.held.take().unwrap_or_default();
-        match next.waiting.as_mut() {
-            Some(waiting) => waiting.extend(held),
-            None => next.held.get_or_insert_with(Vec::new).extend(held),
+    /// taken off, after the `UCI_Chess960` value and the position the kept
+    /// lines were written to follow (a `go` kept alone searched the start
+    /// position, and a Chess960 game's castles were misread without the
+    /// mode: Stockfish drops every move from the first king-takes-rook).
+    pub fn hand_held_to(&mut self, next: &mut Backend, log: &Log) {
+        let Some(held) = self.held.take() else {
+            return;
+        };
+        let (chess960, position) = std::mem::take(&mut self.held_from);
+        if let Some(on) = chess960 {
+            next.set_chess960(on, log);
+        }
+        if let Some(position) = position {
+            next.send(&position, log);
+        }
+        for kept in held {
+            if kept.line.starts_with(SET_CHESS960) {
+                // The mode the kept lines changed to, as the engine will have it.
+                next.chess960_sent = Some(kept.line.ends_with("true"));
+            } else if kept.line.starts_with("position ") {
+                next.last_position = Some(kept.line.clone());
+            }
+            next.keep(kept, log);
+        }
+    }
+
+    /// Keep `kept` until the hold is released or the handshake ends, or
+    /// send it now (with the time it waited taken off) when neither runs.
+    fn keep(&mut self, kept: Kept, log: &Log) {
+        match self.held.as_mut().or(self.waiting.as_mut()) {
+            Some(lines) => lines.push(kept),
+            None => self.write_kept(vec![kept], log),
         }
     }
 
@@ -323,7 +359,16 @@ impl Backend {
     /// it waited taken off that field, so that the engine sees the clock
     /// the GUI's has become.
     pub fn send_go(&mut self, line: &str, clock: Option<&'static str>, log: &Log) {
-        match self.waiting.as_mut().or(self.held.as_mut()) {
+        if line.starts_with("position ") {
+            self.last_position = Some(line.to_owned());
+        }
+        // A hold outranks the handshake: what is held goes out only at
+        // `release` (after the late `bestmove`), never at `uciok`, so that
+        // a `go` the front-end counts as not given is one it can drop
+        // (`drop_held_gos`) when it answers that search itself. Kept for
+        // the handshake instead, it reached the engine all the same, and
+        // the engine's answer to it was read as the next search's.
+        match self.held.as_mut().or(self.waiting.as_mut()) {
             Some(kept) => kept.push(Kept {
                 line: line.to_owned(),
                 at: Instant::now(),

@@ -202,6 +202,12 @@ struct Search {
     /// Whether its `go` reached the engine (or waits for its handshake),
     /// rather than kept while a late answer is awaited.
     given: bool,
+    /// Its `go` as the engine was sent it: sent again to an engine
+    /// restarted in place of the one that took it.
+    engine_go: String,
+    /// Whether it was told to end (`stop`, or a later `go`): an engine
+    /// restarted meanwhile is not given it again, it is answered at once.
+    hurried: bool,
 }
 
 /// The front-end.
@@ -396,8 +402,13 @@ impl Front {
         if self.late_deadline.is_some_and(|d| d <= now) {
             self.late_deadline = None;
             // A restarting engine is not killed: its handshake has its own
-            // limit, and the `stop` goes out after its `uciok`.
-            if self.late_answers > 0 && !self.backend.as_ref().is_some_and(Backend::in_handshake) {
+            // limit, and the `stop` goes out after its `uciok`. Its grace
+            // starts again, so that an engine that never answers after its
+            // `uciok` is still restarted in the end (a `go depth` has no
+            // deadline of its own to end the wait).
+            if self.late_answers > 0 && self.backend.as_ref().is_some_and(Backend::in_handshake) {
+                self.late_deadline = Some(now + LATE_ANSWER_GRACE);
+            } else if self.late_answers > 0 {
                 self.send_gui(&format!(
                     "info string the engine did not stop within {} s after its time was up; it is restarted",
                     LATE_ANSWER_GRACE.as_secs()
@@ -549,6 +560,7 @@ impl Front {
         let soon = Instant::now() + self.margin();
         for s in &mut self.searches {
             s.deadline = Some(s.deadline.map_or(soon, |d| d.min(soon)));
+            s.hurried = true;
         }
     }
 
@@ -710,6 +722,8 @@ impl Front {
             go: g.clone(),
             started,
             given: self.backend.as_ref().is_some_and(|b| !b.holding()),
+            engine_go: words.join(" "),
+            hurried: false,
         };
         self.searches.push_back(search);
         if let Some(b) = self.backend.as_mut() {
@@ -817,6 +831,12 @@ impl Front {
         while let Some(search) = self.searches.pop_front() {
             self.replace(&search, why);
         }
+        // Their gos, kept while a late answer was awaited, are answered
+        // now: the engine started next must not search them, or its answer
+        // to one would be read as the answer to the GUI's next search.
+        if let Some(b) = self.backend.as_mut() {
+            b.drop_held_gos();
+        }
         self.restart();
     }
 
@@ -882,10 +902,16 @@ impl Front {
                 for (_, line) in &self.set_options {
                     b.send(line, &self.log);
                 }
+                self.backend = Some(b);
+                // The killed engine took the gos it was given with it.
+                self.give_lost_gos();
+                let Some(b) = self.backend.as_mut() else {
+                    return;
+                };
                 // What the GUI sent while a late answer was awaited (a
                 // position and its go) goes to the new engine.
                 if let Some(old) = old.as_mut() {
-                    old.hand_held_to(&mut b);
+                    old.hand_held_to(b, &self.log);
                 }
                 for s in &mut self.searches {
                     s.given = true;
@@ -900,9 +926,64 @@ impl Front {
                 if self.ready_pending > 0 && self.ready_deadline.is_none() {
                     self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
                 }
-                self.backend = Some(b);
+                // With no search to give it, the new engine is set to the
+                // GUI's position, as the old one was: a GUI may send `go`
+                // alone after a `position`.
+                if self.searches.is_empty() {
+                    if let Some(game) = self.game.clone() {
+                        self.send_position(&game);
+                    }
+                }
             }
             Err(e) => self.no_engine(&e),
+        }
+    }
+
+    /// The searches whose `go` the engine just killed had (written to it,
+    /// or kept for its handshake), now that a new one is starting: each
+    /// told to end is answered at once by the front-end; the one still
+    /// running (the newest, if any: a later `go` ends the others) is given
+    /// to the new engine, its position and its `go` with the time it has
+    /// run taken off. Counted as given but never answered, such a search
+    /// took the new engine's answer to the next one.
+    fn give_lost_gos(&mut self) {
+        if self.early_answer.is_some() {
+            // The engine answered the open search already; it stays open
+            // until the GUI ends it, and is given that answer then.
+            return;
+        }
+        while let Some(search) = self.searches.front() {
+            if !search.given {
+                break;
+            }
+            if search.hurried {
+                if let Some(search) = self.searches.pop_front() {
+                    self.replace(&search, "the engine was restarted");
+                }
+                continue;
+            }
+            let game = search.game.clone();
+            let go = if search.go.ponder {
+                search.engine_go.clone()
+            } else {
+                // A `ponderhit` came: the search is a timed one now.
+                let words = search.engine_go.split_whitespace();
+                words
+                    .filter(|w| *w != "ponder")
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let field = running_field(&search.go, game.position());
+            let ran = u64::try_from(search.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            let go = match field {
+                Some(f) => backend::spend(&go, f, ran),
+                None => go,
+            };
+            self.send_position(&game);
+            if let Some(b) = self.backend.as_mut() {
+                b.send_go(&go, field, &self.log);
+            }
+            break;
         }
     }
 

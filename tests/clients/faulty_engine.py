@@ -14,6 +14,11 @@ Modes:
   exit     exits without a word at its 3rd go
   illegal  answers its 3rd go with a move that is not legal
   hang     never answers its 3rd go, not even after stop
+  hang960  as hang, and needs UCI_Chess960 set before a Chess960 position, as UCI asks: a
+           Shredder castling letter with the option unset is misread, and the next go
+           answered with 0000 (Stockfish without the option drops the moves from the
+           first king-takes-rook castle on)
+  deaf     never answers isready
   slow     exits at its 3rd go like `exit`; every later process (a restart) takes
            3 s to start: `slow MARKER`, the file MARKER is made by the first one
   early    answers `go ponder` and `go infinite` at once instead of at `stop` or `ponderhit`
@@ -90,6 +95,8 @@ def main():
     rng = random.Random(7)
     board = chess.Board(chess960=True)
     gos = 0
+    chess960 = False
+    misread = False
     held = None  # the bestmove of a ponder or infinite search, until stop or ponderhit
     for line in sys.stdin:
         words = line.split()
@@ -104,12 +111,17 @@ def main():
             print("uciok", flush=True)
         elif cmd == "setoption" and mode == "crash" and words[1:3] == ["name", "Crash"]:
             sys.exit(4)
+        elif cmd == "setoption" and words[1:3] == ["name", "UCI_Chess960"]:
+            chess960 = words[3:5] == ["value", "true"]
+        elif cmd == "isready" and mode == "deaf":
+            continue
         elif cmd == "isready":
             if mode == "chatty":
                 print("info depth 1 score cp 0 nodes 1 pv a2a3")
                 print("info string chatty is ready")
             print("readyok", flush=True)
         elif cmd == "position":
+            misread = False
             rest = words[1:]
             moves = []
             if "moves" in rest:
@@ -117,6 +129,8 @@ def main():
                 rest, moves = rest[:i], rest[i + 1:]
             if rest and rest[0] == "fen":
                 board = read_fen(rest[1:], mode)
+                castling = rest[3] if len(rest) > 3 else "-"
+                misread = mode == "hang960" and not chess960 and any(c not in "KQkq-" for c in castling)
             else:
                 board = chess.Board(chess960=True)
             for m in moves:
@@ -130,7 +144,10 @@ def main():
                     sys.stdout.flush()
             if gos == 3 and mode in ("exit", "slow"):
                 sys.exit(0)
-            if gos == 3 and mode == "hang":
+            if gos == 3 and mode in ("hang", "hang960"):
+                continue
+            if misread:
+                print("bestmove 0000", flush=True)
                 continue
             if gos == 3 and mode == "late":
                 time.sleep(0.5)
