@@ -197,24 +197,36 @@ fn unfit_in_name(c: char) -> bool {
 /// other than U+0020 (no-break, em, ideographic spaces, line and paragraph
 /// separators) and Unicode's invisible format characters (category Cf:
 /// zero-width spaces and joiners, direction marks and overrides, the
-/// byte-order mark, the soft hyphen, invisible operators, tags).
+/// byte-order mark, the soft hyphen, invisible operators, tags), the other
+/// characters Unicode says to show as nothing (Default_Ignorable_Code_Point:
+/// the combining grapheme joiner, Hangul and Khmer fillers, variation
+/// selectors, U+FE0F among them, which a phone adds to an emoji typed as
+/// ♟️ and a player typing ♟ would not reproduce) and the blank Braille
+/// pattern.
 pub fn invisible(c: char) -> bool {
     (c.is_whitespace() && c != ' ')
         || matches!(
             u32::from(c),
             0x00AD
+                | 0x034F
                 | 0x0600..=0x0605
                 | 0x061C
                 | 0x06DD
                 | 0x070F
                 | 0x0890..=0x0891
                 | 0x08E2
-                | 0x180E
+                | 0x115F..=0x1160
+                | 0x17B4..=0x17B5
+                | 0x180B..=0x180F
                 | 0x200B..=0x200F
                 | 0x202A..=0x202E
                 | 0x2060..=0x2064
                 | 0x2066..=0x206F
+                | 0x2800
+                | 0x3164
+                | 0xFE00..=0xFE0F
                 | 0xFEFF
+                | 0xFFA0
                 | 0xFFF9..=0xFFFB
                 | 0x110BD
                 | 0x110CD
@@ -223,6 +235,7 @@ pub fn invisible(c: char) -> bool {
                 | 0x1D173..=0x1D17A
                 | 0xE0001
                 | 0xE0020..=0xE007F
+                | 0xE0100..=0xE01EF
         )
 }
 
@@ -625,6 +638,11 @@ mod tests {
             ("line\u{2028}separator-inside-x", 0x2028),
             ("no-break\u{a0}space-inside-xx", 0xA0),
             ("soft\u{ad}hyphen-inside-xxxxx", 0xAD),
+            ("phone-emoji-\u{265f}\u{fe0f}-piece", 0xFE0F),
+            ("grapheme\u{34f}joiner-inside", 0x34F),
+            ("hangul\u{3164}filler-inside-x", 0x3164),
+            ("braille\u{2800}blank-inside-x", 0x2800),
+            ("variation\u{e0100}selector-xx", 0xE0100),
         ] {
             assert_eq!(
                 check_secret(secret),
@@ -639,6 +657,7 @@ mod tests {
             assert_eq!(e.secret, secret);
         }
         assert_eq!(check_secret("plain words with spaces é ü ß"), Ok(()));
+        assert_eq!(check_secret("a chess piece ♟ typed alone"), Ok(()));
         assert_eq!(
             Event::new("Club\u{202e}rapid", Kind::Chess960, 3, SECRET.into()).map(|e| e.name),
             Err(EventError::NameNotPrintable('\u{202e}'))

@@ -60,6 +60,10 @@ pub enum StartError {
     /// A FEN with a number of fields other than 4 or 6.
     #[error("a start-position FEN has 4 or 6 fields, found {0}")]
     FieldCount(usize),
+    /// Two back ranks (`RNBQKBNR bbqnnrkr`, or `RNBQKBNR/bbqnnrkr`) where
+    /// one Chess960 start was asked for.
+    #[error("'{0}' is two back ranks, a Double Fischer Random start: add --dfrc")]
+    TwoRanks(String),
     /// Text that shakmaty's FEN reader refuses, or variant-only FEN parts.
     #[error("bad FEN '{fen}': {reason}")]
     Fen {
@@ -489,9 +493,15 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
         ([word], Family::Dfrc) if word.len() == 17 && word.as_bytes()[8] == b'/' => {
             ranks(&word[..8], &word[9..])
         }
+        ([word], Family::Chess960) if word.len() == 17 && word.as_bytes()[8] == b'/' => {
+            Err(StartError::TwoRanks(text.trim().to_owned()))
+        }
         ([word], _) if word.contains('/') => Err(StartError::FieldCount(1)),
         ([word], _) => ranks(word, word),
         ([w, b], Family::Dfrc) if !w.contains('/') && !b.contains('/') => ranks(w, b),
+        ([w, b], Family::Chess960) if w.len() == 8 && b.len() == 8 && !w.contains('/') => {
+            Err(StartError::TwoRanks(text.trim().to_owned()))
+        }
         _ if fields.len() == 4 || fields.len() == 6 => parse_fen(&fields, family),
         _ => Err(StartError::FieldCount(fields.len())),
     }
@@ -801,6 +811,23 @@ mod tests {
         assert_eq!(parse("RNBQKBNR"), Ok(518));
         assert_eq!(parse("bbqnnrkr"), Ok(0));
         assert_eq!(parse("RKRNNQBB"), Ok(959));
+    }
+
+    #[test]
+    fn two_back_ranks_for_one_chess960_start_are_named() {
+        for text in [
+            "RNBKQBRN brqnknrb",
+            "RNBKQBRN/brqnknrb",
+            " RNBQKBNR rnbqkbnr ",
+        ] {
+            assert_eq!(
+                parse(text),
+                Err(StartError::TwoRanks(text.trim().to_owned())),
+                "{text}"
+            );
+            assert!(parse_dfrc(text).is_ok(), "{text}");
+        }
+        assert_eq!(parse("RNBQ KBNR"), Err(StartError::FieldCount(2)));
     }
 
     #[test]

@@ -475,6 +475,55 @@ fn openings_writes_a_file() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
+    // A link is written through to its book, which keeps its mode; the
+    // standard output a shell redirected to a file is written in place.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let book = dir.join("book.epd");
+        std::fs::write(&book, "old\n").unwrap();
+        std::fs::set_permissions(&book, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.join("link.epd");
+        std::os::unix::fs::symlink("book.epd", &link).unwrap();
+        ok(&[
+            "openings",
+            "--count",
+            "2",
+            "--seed",
+            "5",
+            "-o",
+            link.to_str().unwrap(),
+        ]);
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(&book).unwrap(),
+            ok(&["openings", "--count", "2", "--seed", "5"])
+        );
+        let mode = std::fs::metadata(&book).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        let redirected = dir.join("redirected.epd");
+        let out = std::process::Command::new(support::binary())
+            .args([
+                "openings",
+                "--count",
+                "2",
+                "--seed",
+                "5",
+                "-o",
+                "/dev/stdout",
+            ])
+            .stdout(std::fs::File::create(&redirected).unwrap())
+            .status()
+            .unwrap();
+        assert!(out.success());
+        assert_eq!(
+            std::fs::read_to_string(&redirected).unwrap(),
+            std::fs::read_to_string(&book).unwrap()
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
     let missing = dir.join("no/such/dir/book.epd");
     let err = failed(&["openings", "--all", "-o", missing.to_str().unwrap()]);
@@ -663,6 +712,12 @@ fn a_page_to_stdout_with_a_dash() {
         e.contains("--svg - and --html - both ask for stdout"),
         "{e}"
     );
+    // One file by two names: the page would replace the picture.
+    let twice = std::env::temp_dir().join(format!("chess960-twice-{}.svg", std::process::id()));
+    let t = twice.to_str().unwrap();
+    let e = bad(&["show", "518", "--svg", t, "--html", t]);
+    assert!(e.contains("--svg and --html name the same file"), "{e}");
+    assert!(!twice.exists());
     let e = bad(&["analyze", "bodlaender-die", "--plot", "-", "--json"]);
     assert!(e.contains("--plot - and --json both ask for stdout"), "{e}");
 }

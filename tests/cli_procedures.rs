@@ -228,7 +228,7 @@ fn analyze_text_and_plot() {
         &["analyze", "circle", "--plot", "/nonexistent-dir/x.svg"],
         1,
     );
-    assert!(e.contains("cannot write"), "{e}");
+    assert!(e.contains("cannot create '/nonexistent-dir/x.svg'"), "{e}");
 }
 
 #[test]

@@ -2,13 +2,14 @@
 //! of [`crate::event`] and the printable pack of [`crate::html`].
 
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
+use super::output_file::{self, Access};
 use super::{
-    write_file, CliError, EventArgs, EventCommand, EventDrawArgs, EventFileArgs, EventNewArgs,
-    EventPackArgs, EventVerifyArgs, PaperArg,
+    CliError, EventArgs, EventCommand, EventDrawArgs, EventFileArgs, EventNewArgs, EventPackArgs,
+    EventVerifyArgs, PaperArg,
 };
 use crate::event::{self, Event, EventError, Kind};
 use crate::html::{self, Paper};
@@ -52,10 +53,29 @@ fn kind(dfrc: bool) -> Kind {
     }
 }
 
+/// The most an event file is read: one holds a name of at most 70
+/// characters, a commitment and a secret (at most 128 KiB, the longest
+/// word a command line passes on Linux), a few hundred bytes as a rule.
+const EVENT_FILE_LIMIT: u64 = 1024 * 1024;
+
 /// Read and check an event file; the message names the file.
 fn load(path: &Path) -> Result<Event, CliError> {
-    let text = fs::read_to_string(path)
-        .map_err(|e| CliError::Io(format!("cannot read event file '{}': {e}", path.display())))?;
+    let cannot =
+        |e: io::Error| CliError::Io(format!("cannot read event file '{}': {e}", path.display()));
+    let mut text = String::new();
+    // At most a little more than any event file: a path mistyped to a
+    // device (/dev/zero, /dev/urandom) or a big file is refused at once,
+    // not read until memory runs out.
+    fs::File::open(path)
+        .and_then(|f| f.take(EVENT_FILE_LIMIT + 1).read_to_string(&mut text))
+        .map_err(cannot)?;
+    if text.len() as u64 > EVENT_FILE_LIMIT {
+        return Err(CliError::Mismatch(format!(
+            "{}: not an event file (larger than {} KiB)",
+            path.display(),
+            EVENT_FILE_LIMIT / 1024
+        )));
+    }
     Event::from_file(&text).map_err(|e| CliError::Mismatch(format!("{}: {e}", path.display())))
 }
 
@@ -74,33 +94,55 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let e = Event::new(&a.name, kind(a.dfrc), a.rounds, secret)?;
-    let mut options = fs::OpenOptions::new();
-    options.write(true);
-    // Readable by its owner alone: the secret is private until the end
-    // (a club's shared computer has other users).
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    if a.force {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
+    let text = e.to_file();
+    let write = |w: &mut dyn Write| {
+        w.write_all(text.as_bytes())
+            .map_err(|err| output_file::cannot_write(path, &err))
+    };
+    if path.is_dir() {
+        return Err(CliError::Usage(format!(
+            "'{}' is a folder: give the event file a name (-o {})",
+            path.display(),
+            path.join("event.json").display()
+        )));
     }
-    let mut file = options.open(path).map_err(|err| {
-        if err.kind() == io::ErrorKind::AlreadyExists {
-            CliError::Io(format!(
-                "'{}' exists: an event file holds a secret that may already be committed to; \
-                 choose another name or add --force",
-                path.display()
-            ))
-        } else {
-            CliError::Io(format!("cannot create '{}': {err}", path.display()))
+    if a.force {
+        // Readable by its owner alone (the secret is private until the
+        // end: a club's shared computer has other users), and replaced
+        // whole or not at all.
+        output_file::write_whole(path, Access::Private, write)?;
+    } else {
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(path).map_err(|err| {
+            if err.kind() == io::ErrorKind::AlreadyExists {
+                CliError::Io(format!(
+                    "'{}' exists: an event file holds a secret that may already be committed \
+                     to; choose another name or add --force",
+                    path.display()
+                ))
+            } else {
+                CliError::Io(format!("cannot create '{}': {err}", path.display()))
+            }
+        })?;
+        let mut out = BufWriter::new(file);
+        let written = write(&mut out).and_then(|()| {
+            out.into_inner()
+                .map_err(|err| output_file::cannot_write(path, err.error()))
+                .and_then(|file| {
+                    file.sync_all()
+                        .map_err(|err| output_file::cannot_write(path, &err))
+                })
+        });
+        if written.is_err() {
+            // Made here and never committed to: the same command can be
+            // run again, not refused as if the file held a secret.
+            let _ = fs::remove_file(path);
         }
-    })?;
-    // An existing file replaced with --force kept its old mode on open.
-    private(&file, path)?;
-    file.write_all(e.to_file().as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(|err| CliError::Io(format!("cannot write '{}': {err}", path.display())))?;
+        written?;
+    }
     let mut out = io::stdout().lock();
     writeln!(out, "{}", e.commitment())?;
     out.flush()?;
@@ -110,19 +152,6 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
         path.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Make `file` (at `path`) readable and writable by its owner alone.
-fn private(file: &fs::File, path: &Path) -> Result<(), CliError> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        file.set_permissions(fs::Permissions::from_mode(0o600))
-            .map_err(|e| CliError::Io(format!("cannot make '{}' private: {e}", path.display())))?;
-    }
-    #[cfg(not(unix))]
-    let _ = (file, path);
-    Ok(())
 }
 
 /// `event draw`: one round in full, or a line per round.
@@ -161,15 +190,9 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
     let page = html::event_pack(&e, paper)?;
     let output = a.output.as_deref().unwrap_or(Path::new("-"));
     refuse_event_file(output)?;
-    if !write_file(output, &page)? {
-        // Every round's start is in it: its owner's alone, as the event
-        // file, until the rounds are played.
-        let file = fs::File::open(output)
-            .map_err(|e| CliError::Io(format!("cannot open '{}': {e}", output.display())))?;
-        if file.metadata().is_ok_and(|m| m.is_file()) {
-            private(&file, output)?;
-        }
-    }
+    // Every round's start is in it: its owner's alone, as the event file,
+    // until the rounds are played, from its first byte on.
+    super::write_file_as(output, &page, Access::Private)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -238,7 +261,16 @@ fn claimed(text: &str, kind: Kind) -> Result<u32, CliError> {
                 _ => e.into(),
             }
         })?,
-        (Kind::Chess960, false) => startpos::parse(t)?,
+        (Kind::Chess960, false) => startpos::parse(t).map_err(|e| {
+            // A DFRC FEN checked as Chess960 (its ranks do not mirror).
+            match e {
+                startpos::StartError::TwoRanks(_) => e.into(),
+                _ if startpos::parse_dfrc(t).is_ok() => {
+                    CliError::Usage(format!("{e} (a Double Fischer Random start? add --dfrc)"))
+                }
+                _ => e.into(),
+            }
+        })?,
         (Kind::Dfrc, true) => startpos::parse_dfrc_number(t)?,
         (Kind::Dfrc, false) => startpos::parse_dfrc(t)?,
     })
@@ -276,11 +308,17 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
             event::verify(&commitment, &a.secret, round, kind, n)
                 .map(|s| (round, s))
                 .map_err(|e| {
-                    // The round's Chess960 start checked as DFRC: say so.
-                    let chess960 = event::verify(&commitment, &a.secret, round, Kind::Chess960, n);
-                    if kind == Kind::Dfrc && chess960.is_ok() {
+                    // The round's Chess960 start checked as DFRC: say so,
+                    // typed as a number (a DFRC number below 960) or as a
+                    // back rank or FEN (both sides alike).
+                    let count = startpos::COUNT;
+                    let as_chess960 = if n < count { n } else { n % count };
+                    let alike = n < count || n / count == n % count;
+                    let chess960 =
+                        event::verify(&commitment, &a.secret, round, Kind::Chess960, as_chess960);
+                    if kind == Kind::Dfrc && alike && chess960.is_ok() {
                         CliError::Mismatch(format!(
-                            "{e} ({n} is the round's Chess960 start: drop --dfrc)"
+                            "{e} ({as_chess960} is the round's Chess960 start: drop --dfrc)"
                         ))
                     } else {
                         e.into()

@@ -7,6 +7,7 @@
 mod bench_cmd;
 mod event_cmd;
 mod install_files;
+mod output_file;
 mod perft_cmd;
 mod perft_shard;
 mod positions;
@@ -432,7 +433,7 @@ pub enum EventCommand {
 #[derive(Debug, Args)]
 pub struct EventNewArgs {
     /// Number of rounds, 1..999.
-    #[arg(long)]
+    #[arg(long, value_parser = rounds_arg, allow_negative_numbers = true)]
     pub rounds: u32,
     /// Draw Double Fischer Random starts (921,600) instead of Chess960 (960).
     #[arg(long)]
@@ -452,13 +453,37 @@ pub struct EventNewArgs {
     pub force: bool,
 }
 
+/// `--rounds`: a whole number, its range (1..[`crate::event::MAX_ROUNDS`])
+/// checked with the event; one no `u32` holds is named by that range, not
+/// by clap's own for a `u32` (0..=4294967295).
+fn rounds_arg(text: &str) -> Result<u32, String> {
+    let max = crate::event::MAX_ROUNDS;
+    match text.trim().parse::<i128>() {
+        Ok(n) => u32::try_from(n).map_err(|_| format!("an event has 1..{max} rounds")),
+        Err(_) => Err(format!("the number of rounds is a whole number, 1..{max}")),
+    }
+}
+
+/// `--round`: a whole number, checked against the event's rounds when its
+/// file is read. A negative one is named as such, not taken for an option
+/// (clap's tip then made it a second file); one no `u32` holds is above
+/// any event's rounds.
+fn round_arg(text: &str) -> Result<u32, String> {
+    let max = crate::event::MAX_ROUNDS;
+    match text.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err("rounds are numbered from 1".into()),
+        Ok(n) => u32::try_from(n).map_err(|_| format!("an event has at most {max} rounds")),
+        Err(_) => Err("a round is a whole number from 1".into()),
+    }
+}
+
 /// `chess960 event draw FILE [--round R]`
 #[derive(Debug, Args)]
 pub struct EventDrawArgs {
     /// The event file of `event new`.
     pub file: PathBuf,
     /// Show this round (1..rounds) in full; without it, one line per round: `ROUND NUMBER X-FEN`.
-    #[arg(long)]
+    #[arg(long, value_parser = round_arg, allow_negative_numbers = true)]
     pub round: Option<u32>,
 }
 
@@ -508,7 +533,7 @@ pub struct EventVerifyArgs {
     #[arg(long)]
     pub dfrc: bool,
     /// The round to check (with --start).
-    #[arg(long, requires = "start")]
+    #[arg(long, requires = "start", value_parser = round_arg, allow_negative_numbers = true)]
     pub round: Option<u32>,
     /// The start played in --round: a number, a back rank or a FEN.
     #[arg(long, requires = "round", allow_negative_numbers = true)]
@@ -560,14 +585,22 @@ fn is_stdout(path: &Path) -> bool {
 /// on failure. `true` when it went to stdout: the command then prints
 /// nothing else there, so that `> page.html` keeps the page alone.
 fn write_file(path: &Path, text: &str) -> Result<bool, CliError> {
+    write_file_as(path, text, output_file::Access::Usual)
+}
+
+/// [`write_file`] with the file's `access`; written whole or not at all
+/// ([`output_file`]).
+fn write_file_as(path: &Path, text: &str, access: output_file::Access) -> Result<bool, CliError> {
     if is_stdout(path) {
         let mut out = io::stdout().lock();
         out.write_all(text.as_bytes())?;
         out.flush()?;
         return Ok(true);
     }
-    std::fs::write(path, text)
-        .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
+    output_file::write_whole(path, access, |w| {
+        w.write_all(text.as_bytes())
+            .map_err(|e| output_file::cannot_write(path, &e))
+    })?;
     Ok(false)
 }
 

@@ -3,7 +3,6 @@
 //! Output goes through a locked, buffered stdout and every write error is
 //! returned, never unwrapped: a closed pipe (`chess960 random --count 9 |
 //! head -1`) ends the command quietly instead of panicking like `println!`.
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -11,6 +10,7 @@ use shakmaty::Position;
 
 use crate::numbering::{self, Scheme};
 
+use super::output_file;
 use super::{CliError, FenArgs, IdnArgs, OpeningsArgs, OpeningsFormat, RandomArgs, ShowArgs};
 use crate::openings::{self, Format, OpeningsError};
 use crate::startpos::{self, CastlingNotation, Numbered, StartError};
@@ -159,6 +159,19 @@ fn write_pages(
             return Err(CliError::Usage(
                 "--svg - and --html - both ask for stdout: give one of them a file".into(),
             ));
+        }
+        // The same file by two names too (a link, `./a.svg`): the page
+        // would replace the picture without a word.
+        let same = s == h
+            || std::fs::canonicalize(s)
+                .ok()
+                .zip(std::fs::canonicalize(h).ok())
+                .is_some_and(|(s, h)| s == h);
+        if same {
+            return Err(CliError::Usage(format!(
+                "--svg and --html name the same file '{}': give each its own",
+                h.display()
+            )));
         }
     }
     let mut to_stdout = false;
@@ -319,42 +332,15 @@ pub fn openings(a: &OpeningsArgs) -> Result<ExitCode, CliError> {
     // `-o -` is standard output, as for most Unix tools.
     match a.output.as_deref().filter(|p| !super::is_stdout(p)) {
         Some(path) => {
-            // Written beside the file and renamed over it when complete: a
-            // failure (a full disk) leaves the book that was there, not half
-            // of a new one a match runner would take for whole.
-            let name = path
-                .file_name()
-                .map_or_else(|| "openings".into(), |n| n.to_string_lossy().into_owned());
-            // A device or pipe (`-o /dev/stdout`) is written in place.
-            let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
-            let tmp = if special {
-                path.to_path_buf()
-            } else {
-                path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
-            };
-            let written = (|| {
-                let file = File::create(&tmp).map_err(|e| {
-                    CliError::Io(format!("cannot create '{}': {e}", path.display()))
-                })?;
-                let mut out = BufWriter::new(file);
-                let io_error = |io: io::Error| {
-                    CliError::Io(format!("cannot write '{}': {io}", path.display()))
-                };
-                openings::write(&mut out, numbers, format, style).map_err(|e| match e {
-                    OpeningsError::Io(io) => io_error(io),
+            // Whole or not at all: a failure (a full disk) leaves the book
+            // that was there, not half of a new one a match runner would
+            // take for whole.
+            output_file::write_whole(path, output_file::Access::Usual, |out| {
+                openings::write(out, numbers, format, style).map_err(|e| match e {
+                    OpeningsError::Io(io) => output_file::cannot_write(path, &io),
                     other => other.into(),
-                })?;
-                let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
-                if special {
-                    return Ok(());
-                }
-                file.sync_all().map_err(io_error)?;
-                std::fs::rename(&tmp, path).map_err(io_error)
-            })();
-            if written.is_err() && !special {
-                let _ = std::fs::remove_file(&tmp);
-            }
-            written?;
+                })
+            })?;
         }
         None => {
             let mut out = BufWriter::new(io::stdout().lock());
