@@ -784,6 +784,8 @@ fn help_lists_the_commands() {
     assert!(out.iter().all(|l| l.starts_with("info string ")), "{out:?}");
     for word in [
         "position startpos960",
+        "position frc",
+        "position dfrc",
         "go perft",
         "setoption",
         "UCI_Chess960",

@@ -54,6 +54,9 @@ ucinewgame                       forget the game and clear the hash
 position startpos [moves ...]    the classical start
 position startpos960 <n>|random [moves ...]  Chess960 start 0..959 (518 = classical);
                                  random draws once per game (until ucinewgame)
+position frc <n> [moves ...]     the same as startpos960 <n>
+position dfrc <n>|random [moves ...]  Double Fischer Random: n = white + 960 * black
+                                 (497798 = classical)
 position fen <FEN> [moves ...]   FEN, X-FEN (KQkq) or Shredder-FEN (HAha)
                                  castles as e1h1, e1g1 or O-O / O-O-O
 go [wtime btime winc binc movestogo movetime depth nodes mate infinite ponder searchmoves ...]
