@@ -341,6 +341,24 @@ fn verify_names_the_likely_slip() {
         err.contains("is the round's Chess960 start: drop --dfrc"),
         "{err}"
     );
+    // A secret pasted with a line end: named as the typo it is.
+    let padded = format!("{SECRET}\n");
+    let err = fails_with(
+        &[
+            "event",
+            "verify",
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            &padded,
+            "--round",
+            "1",
+            "--start",
+            &chess960,
+        ],
+        1,
+    );
+    assert!(err.contains("without it, it matches"), "{err}");
     // A wrong start of the right kind gets no such hint.
     let wrong = ((chess960.parse::<u32>().expect("number") + 1) % 960).to_string();
     let err = fails_with(&with(&base, &["--round", "1", "--start", &wrong]), 1);

@@ -299,7 +299,21 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
             ))
         }
     };
-    event::check_commitment(&a.secret, &commitment)?;
+    event::check_commitment(&a.secret, &commitment).map_err(|e| {
+        // A secret pasted with a space or a line end: a typo, not a cheat.
+        let padded = a.secret.trim() != a.secret;
+        let fits = event::check_commitment(a.secret.trim(), &commitment).is_ok();
+        match e {
+            EventError::WrongSecret { .. } if padded && fits => CliError::Mismatch(format!(
+                "{e} (the secret has white space at an end; without it, it matches: \
+                 secrets never end in white space)"
+            )),
+            EventError::WrongSecret { .. } if padded => CliError::Mismatch(format!(
+                "{e} (the secret has white space at an end, which no secret of `event new` has)"
+            )),
+            other => other.into(),
+        }
+    })?;
     // Every round is checked before anything is printed: a failed check
     // leaves standard output empty and its one error line names the round.
     let starts: Vec<(u32, Numbered)> = claims
