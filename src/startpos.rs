@@ -62,7 +62,7 @@ pub enum StartError {
     FieldCount(usize),
     /// Two back ranks (`RNBQKBNR bbqnnrkr`, or `RNBQKBNR/bbqnnrkr`) where
     /// one Chess960 start was asked for.
-    #[error("'{0}' is two back ranks, a Double Fischer Random start: add --dfrc")]
+    #[error("'{0}' is two different back ranks, a Double Fischer Random start: add --dfrc")]
     TwoRanks(String),
     /// Text that shakmaty's FEN reader refuses, or variant-only FEN parts.
     #[error("bad FEN '{fen}': {reason}")]
@@ -493,18 +493,37 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
         ([word], Family::Dfrc) if word.len() == 17 && word.as_bytes()[8] == b'/' => {
             ranks(&word[..8], &word[9..])
         }
-        ([word], Family::Chess960) if word.len() == 17 && word.as_bytes()[8] == b'/' => {
-            Err(StartError::TwoRanks(text.trim().to_owned()))
+        ([word], Family::Chess960)
+            if word.len() == 17
+                && word.as_bytes()[8] == b'/'
+                && is_rank_text(&word[..8])
+                && is_rank_text(&word[9..]) =>
+        {
+            if word[9..] == word[..8].to_ascii_lowercase() {
+                ranks(&word[..8], &word[9..])
+            } else {
+                Err(StartError::TwoRanks(text.trim().to_owned()))
+            }
         }
         ([word], _) if word.contains('/') => Err(StartError::FieldCount(1)),
         ([word], _) => ranks(word, word),
         ([w, b], Family::Dfrc) if !w.contains('/') && !b.contains('/') => ranks(w, b),
-        ([w, b], Family::Chess960) if w.len() == 8 && b.len() == 8 && !w.contains('/') => {
+        // White's rank and Black's mirror of it: that Chess960 start, typed
+        // in full.
+        ([w, b], Family::Chess960) if b.as_bytes() == w.to_ascii_lowercase().as_bytes() => {
+            ranks(w, b)
+        }
+        ([w, b], Family::Chess960) if [w, b].iter().all(|r| is_rank_text(r)) => {
             Err(StartError::TwoRanks(text.trim().to_owned()))
         }
         _ if fields.len() == 4 || fields.len() == 6 => parse_fen(&fields, family),
         _ => Err(StartError::FieldCount(fields.len())),
     }
+}
+
+/// Whether `word` looks like a back rank: 8 letters.
+fn is_rank_text(word: &str) -> bool {
+    word.len() == 8 && word.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
 /// Say that a rank error is about Black's rank.
@@ -818,7 +837,7 @@ mod tests {
         for text in [
             "RNBKQBRN brqnknrb",
             "RNBKQBRN/brqnknrb",
-            " RNBQKBNR rnbqkbnr ",
+            " RNBQKBNR bbqnnrkr ",
         ] {
             assert_eq!(
                 parse(text),
@@ -828,6 +847,10 @@ mod tests {
             assert!(parse_dfrc(text).is_ok(), "{text}");
         }
         assert_eq!(parse("RNBQ KBNR"), Err(StartError::FieldCount(2)));
+        assert_eq!(parse("RNBQKBNR 12345678"), Err(StartError::FieldCount(2)));
+        // A rank and its mirror are the one Chess960 start.
+        assert_eq!(parse("RNBQKBNR rnbqkbnr"), Ok(518));
+        assert_eq!(parse("RNBQKBNR/rnbqkbnr"), Ok(518));
     }
 
     #[test]

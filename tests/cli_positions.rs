@@ -717,6 +717,20 @@ fn a_page_to_stdout_with_a_dash() {
     let t = twice.to_str().unwrap();
     let e = bad(&["show", "518", "--svg", t, "--html", t]);
     assert!(e.contains("--svg and --html name the same file"), "{e}");
+    let dotted = twice
+        .parent()
+        .unwrap()
+        .join(".")
+        .join(twice.file_name().unwrap());
+    let e = bad(&[
+        "show",
+        "518",
+        "--svg",
+        dotted.to_str().unwrap(),
+        "--html",
+        t,
+    ]);
+    assert!(e.contains("--svg and --html name the same file"), "{e}");
     assert!(!twice.exists());
     let e = bad(&["analyze", "bodlaender-die", "--plot", "-", "--json"]);
     assert!(e.contains("--plot - and --json both ask for stdout"), "{e}");

@@ -730,7 +730,7 @@ fn a_failed_write_leaves_no_half_file() {
     assert!(err.contains("cannot write"), "{err}");
     assert!(!file.exists(), "a failed event new left a file");
     stdout(&new);
-    // A pack of 9 rounds is tens of kilobytes; 8 blocks (4 KiB) stop it.
+    // A pack of 9 rounds is tens of kilobytes; 8 blocks (8 KiB for bash) stop it.
     let page = dir.join("pack.html");
     let p = page.to_str().expect("path");
     stdout(&["event", "pack", f, "-o", p]);

@@ -631,11 +631,13 @@ fn a_search_answered_during_a_restart_never_reaches_the_engine() {
     let marker = std::env::temp_dir().join(format!("chess960-slow-kept-{}", std::process::id()));
     let _ = std::fs::remove_file(&marker);
     let marker_arg = marker.to_string_lossy().into_owned();
-    let mut e = faulty_after_uci(&["slow", &marker_arg]);
+    // Its restarts take 6 s: time for the two searches below to be
+    // answered by the front-end on a loaded machine.
+    let mut e = faulty_after_uci(&["slow", &marker_arg, "6"]);
     let mut moves = Vec::new();
     play_checked(&mut e, None, &mut moves, "go movetime 1000");
     play_checked(&mut e, None, &mut moves, "go movetime 1000");
-    // The third go: the engine exits and is restarted, taking 3 s to start.
+    // The third go: the engine exits and is restarted.
     play_checked(&mut e, None, &mut moves, "go movetime 50");
     // Two searches answered by the front-end while it starts.
     for go in ["go wtime 1000 btime 1000", "go movetime 50"] {
@@ -647,7 +649,7 @@ fn a_search_answered_during_a_restart_never_reaches_the_engine() {
     }
     // Time enough to outlast the start: the engine's own answer, for this
     // position.
-    let before = play_checked(&mut e, None, &mut moves, "go movetime 8000");
+    let before = play_checked(&mut e, None, &mut moves, "go movetime 15000");
     assert!(!replaced(&before), "{before:?}");
     let _ = std::fs::remove_file(&marker);
 }

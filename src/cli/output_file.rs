@@ -5,14 +5,18 @@
 //! over it when complete, so that a failure (a full disk) leaves the file
 //! that was there, not half of a new one that a match runner would take for
 //! whole or a printer would print. A link is written through to the file it
-//! names, which keeps its permissions. Devices, pipes and the links of
-//! `/dev` and `/proc` (`-o /dev/stdout`) are written in place, as is a file
-//! in a folder where no temporary file can be made (a folder not writable,
-//! a name too long for a suffix): there is no other way to write them.
+//! names (made or not), which keeps its permissions. Written in place, as
+//! there is no other way: devices, pipes and the links of `/dev` and
+//! `/proc` (`-o /dev/stdout`); a file in a folder where no temporary file
+//! can be made (not writable, a name too long for a suffix); a file the
+//! rename may not replace (another user's in a sticky folder, one mounted
+//! on its own) or would take from its owner or group. A file the user may
+//! not write is not replaced: the system's refusal is the message.
 
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::CliError;
 
@@ -42,45 +46,53 @@ pub fn write_whole(
     access: Access,
     fill: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let place = Place::of(path);
-    let (target, replaced) = match &place {
+    let target = match Place::of(path) {
         Place::InPlace => return write_in_place(path, access, fill),
-        Place::Replace { target, replaced } => (target, replaced),
+        Place::Replace(target) => target,
     };
-    let Some(tmp) = temporary_beside(target) else {
+    let replaced = fs::metadata(&target).ok();
+    let Some((tmp, file)) = create_temporary(&target, access) else {
+        // No temporary file can be made there (a folder the user may not
+        // write, a name too long for a suffix): the file itself may still
+        // be writable.
         return write_in_place(path, access, fill);
     };
-    let file = match create_private_or_usual(&tmp, access, true) {
-        Ok(file) => file,
-        // No temporary file can be made there: the file itself may still
-        // be writable.
-        Err(_) => return write_in_place(path, access, fill),
-    };
     let written = (|| {
-        if let (Access::Usual, Some(permissions)) = (access, replaced) {
-            file.set_permissions(permissions.clone())
+        // A rename would make the file the writer's: another user's file
+        // (or one shared through its group) is written into instead.
+        let owned_alike = replaced.as_ref().is_none_or(|m| owned_alike(m, &file));
+        if let (Access::Usual, Some(m)) = (access, &replaced) {
+            file.set_permissions(m.permissions())
                 .map_err(|e| cannot_write(path, &e))?;
         }
         let file = fill_file(file, path, fill)?;
         file.sync_all().map_err(|e| cannot_write(path, &e))?;
-        fs::rename(&tmp, target).map_err(|e| cannot_write(path, &e))
+        if owned_alike && fs::rename(&tmp, &target).is_ok() {
+            return Ok(());
+        }
+        // The rename was refused (a sticky folder such as /tmp holding
+        // another user's file, a file mounted on its own, as containers
+        // do) or would change the owner: the finished content is copied
+        // into the file itself.
+        let mut from = File::open(&tmp).map_err(|e| cannot_write(path, &e))?;
+        write_in_place(path, access, |w| {
+            io::copy(&mut from, w)
+                .map(drop)
+                .map_err(|e| cannot_write(path, &e))
+        })
     })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
+    let _ = fs::remove_file(&tmp);
     written
 }
 
 /// Where a path is written.
 enum Place {
-    /// Through the path itself (a device, a pipe, `/dev/stdout`).
+    /// Through the path itself (a device, a pipe, `/dev/stdout`, a file
+    /// that may not be written, whose error the system then names).
     InPlace,
-    /// By a rename over `target` (the path, or the file its links name),
-    /// giving the new file the permissions of the one `replaced`.
-    Replace {
-        target: PathBuf,
-        replaced: Option<Permissions>,
-    },
+    /// By a rename over this path: the path, or the file its links name
+    /// (made or not).
+    Replace(PathBuf),
 }
 
 impl Place {
@@ -92,19 +104,45 @@ impl Place {
             // A device or a pipe; a folder, which fails at its creation
             // with the system's own words.
             Ok(m) if !m.is_file() => Place::InPlace,
-            Ok(m) => match fs::canonicalize(path) {
-                Ok(target) => Place::Replace {
-                    target,
-                    replaced: Some(m.permissions()),
-                },
-                Err(_) => Place::InPlace,
-            },
-            Err(_) => Place::Replace {
-                target: path.to_path_buf(),
-                replaced: None,
-            },
+            // A file the user may not write (`chmod -w` on a published
+            // pack) is not replaced by a rename past its mode.
+            Ok(_) if OpenOptions::new().write(true).open(path).is_err() => Place::InPlace,
+            _ => Place::Replace(resolve_links(path)),
         }
     }
+}
+
+/// `path` with the links of its last part followed (to a file that may not
+/// exist yet): the file a write through the path reaches.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut at = path.to_path_buf();
+    // As many links as the system itself follows.
+    for _ in 0..40 {
+        match fs::read_link(&at) {
+            Ok(next) if next.is_absolute() => at = next,
+            Ok(next) => at = at.parent().map_or(next.clone(), |dir| dir.join(&next)),
+            Err(_) => break,
+        }
+    }
+    at
+}
+
+/// Whether `a` and `b` name one file (made or not): by their text, or by
+/// their folders and names once links are followed (`./a.svg` and
+/// `a.svg`, a link and its file).
+pub fn same_place(a: &Path, b: &Path) -> bool {
+    fn place(p: &Path) -> PathBuf {
+        let p = resolve_links(p);
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        match (fs::canonicalize(dir), p.file_name()) {
+            (Ok(dir), Some(name)) => dir.join(name),
+            _ => p,
+        }
+    }
+    a == b || place(a) == place(b)
 }
 
 /// Whether `path`, or a link it leads through, is under `/dev` or
@@ -113,7 +151,6 @@ impl Place {
 /// not be the one the shell reads.
 fn names_a_descriptor(path: &Path) -> bool {
     let mut at = path.to_path_buf();
-    // As many links as the system itself follows.
     for _ in 0..40 {
         if at.starts_with("/dev") || at.starts_with("/proc") {
             return true;
@@ -127,35 +164,73 @@ fn names_a_descriptor(path: &Path) -> bool {
     false
 }
 
-/// A name beside `target` for the file being written, or `None` when the
-/// name with its suffix would be too long.
-fn temporary_beside(target: &Path) -> Option<PathBuf> {
+/// A new file beside `target` for what is being written, under a name no
+/// other run takes (the process id and a count, tried again while taken),
+/// or `None` when none can be made.
+fn create_temporary(target: &Path, access: Access) -> Option<(PathBuf, File)> {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
     let name = target.file_name()?.to_string_lossy().into_owned();
-    let tmp = format!(".{name}.{}.tmp", std::process::id());
-    // 255 bytes is the longest name of the usual file systems.
-    (tmp.len() <= 255).then(|| target.with_file_name(tmp))
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    for _ in 0..8 {
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let tmp = format!(".{name}.{}.{nanos}.{n}.tmp", std::process::id());
+        // 255 bytes is the longest name of the usual file systems.
+        if tmp.len() > 255 {
+            return None;
+        }
+        let tmp = target.with_file_name(tmp);
+        match create_private_or_usual(&tmp, access, true) {
+            Ok(file) => return Some((tmp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
-/// Create `path` (a new file when `new`), readable by its owner alone for
-/// [`Access::Private`] from its creation on.
+/// Whether `file` has the owner and group of the file `m` describes.
+fn owned_alike(m: &fs::Metadata, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        file.metadata()
+            .is_ok_and(|f| (f.uid(), f.gid()) == (m.uid(), m.gid()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (m, file);
+        true
+    }
+}
+
+/// Open `path` to write it from its start: a new file when `new`, else
+/// made or emptied. For [`Access::Private`] it is readable by its owner
+/// alone from its creation, and a file that was there is made so before
+/// it is emptied: a file whose mode cannot be changed is left as it was.
 fn create_private_or_usual(path: &Path, access: Access, new: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.write(true);
     if new {
         options.create_new(true);
     } else {
-        options.create(true).truncate(true);
+        options.create(true);
     }
     #[cfg(unix)]
     if access == Access::Private {
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     }
     let file = options.open(path)?;
+    let regular = file.metadata()?.is_file();
     // A file that existed kept its own mode on open.
     #[cfg(unix)]
-    if access == Access::Private && file.metadata()?.is_file() {
+    if access == Access::Private && regular {
         use std::os::unix::fs::PermissionsExt;
         file.set_permissions(Permissions::from_mode(0o600))?;
+    }
+    if regular && !new {
+        file.set_len(0)?;
     }
     Ok(file)
 }
@@ -290,6 +365,36 @@ mod tests {
             .is_symlink());
         assert!(names_a_descriptor(Path::new("/dev/stdout")));
         assert!(!names_a_descriptor(&dir.path().join("book.epd")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_written_through() {
+        let dir = Scratch::new("dangling");
+        let link = dir.path().join("link.epd");
+        std::os::unix::fs::symlink("made.epd", &link).unwrap();
+        write_whole(&link, Access::Usual, text("new")).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            fs::read_to_string(dir.path().join("made.epd")).unwrap(),
+            "new"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn one_file_by_two_names_is_one_place() {
+        let dir = Scratch::new("same");
+        let a = dir.path().join("a.svg");
+        let dotted = dir.path().join(".").join("a.svg");
+        assert!(same_place(&a, &dotted));
+        let link = dir.path().join("l.svg");
+        std::os::unix::fs::symlink("a.svg", &link).unwrap();
+        assert!(same_place(&a, &link));
+        assert!(!same_place(&a, &dir.path().join("b.svg")));
     }
 
     #[test]

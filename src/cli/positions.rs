@@ -162,12 +162,7 @@ fn write_pages(
         }
         // The same file by two names too (a link, `./a.svg`): the page
         // would replace the picture without a word.
-        let same = s == h
-            || std::fs::canonicalize(s)
-                .ok()
-                .zip(std::fs::canonicalize(h).ok())
-                .is_some_and(|(s, h)| s == h);
-        if same {
+        if output_file::same_place(s, h) {
             return Err(CliError::Usage(format!(
                 "--svg and --html name the same file '{}': give each its own",
                 h.display()

@@ -259,6 +259,11 @@ impl Backend {
         }
     }
 
+    /// The last `position` line sent (or kept to be sent).
+    pub fn last_position(&self) -> Option<&str> {
+        self.last_position.as_deref()
+    }
+
     /// Whether lines are kept by [`Backend::hold`].
     pub fn holding(&self) -> bool {
         self.held.is_some()
@@ -268,7 +273,8 @@ impl Backend {
     /// answered by the front-end.
     pub fn drop_held_gos(&mut self) {
         if let Some(held) = self.held.as_mut() {
-            held.retain(|k| !k.line.starts_with("go"));
+            // A `go perft` is no search: its count is the engine's to give.
+            held.retain(|k| !k.line.starts_with("go") || k.line.starts_with("go perft"));
         }
     }
 

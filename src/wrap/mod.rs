@@ -630,6 +630,16 @@ impl Front {
     /// The game, downstream: `UCI_Chess960` for its mode, then a full FEN
     /// of its start in the engine's flavour and the moves in its dialect.
     fn send_position(&mut self, game: &Game) {
+        let (line, mode) = self.position_line(game);
+        if let Some(b) = self.backend.as_mut() {
+            b.set_chess960(mode, &self.log);
+        }
+        self.send_engine(&line);
+    }
+
+    /// The `position` line for `game` in the engine's dialect, and the
+    /// `UCI_Chess960` value it is read under.
+    fn position_line(&self, game: &Game) -> (String, bool) {
         let chess960 = game.is_chess960();
         let (style, mode) = match self.cfg.castling {
             EngineCastling::Auto if chess960 => (CastlingStyle::KingTakesRook, true),
@@ -650,10 +660,7 @@ impl Front {
                 line.push_str(&uci_move(*m, style));
             }
         }
-        if let Some(b) = self.backend.as_mut() {
-            b.set_chess960(mode, &self.log);
-        }
-        self.send_engine(&line);
+        (line, mode)
     }
 
     /// The engine's castling notation in the current game.
@@ -729,7 +736,11 @@ impl Front {
         if let Some(b) = self.backend.as_mut() {
             b.send_go(&words.join(" "), clock, &self.log);
         } else if !(g.infinite || g.ponder) {
-            self.replace_all("no engine is running");
+            // Not started again: the GUI was told the front-end answers
+            // every go itself.
+            while let Some(search) = self.searches.pop_front() {
+                self.replace(&search, "no engine is running");
+            }
         }
     }
 
@@ -926,11 +937,14 @@ impl Front {
                 if self.ready_pending > 0 && self.ready_deadline.is_none() {
                     self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
                 }
-                // With no search to give it, the new engine is set to the
-                // GUI's position, as the old one was: a GUI may send `go`
-                // alone after a `position`.
-                if self.searches.is_empty() {
-                    if let Some(game) = self.game.clone() {
+                // The new engine is left in the GUI's latest position, as the
+                // old one was, when what it was given ends elsewhere (no
+                // search, or a GUI that sent `position` while one ran): a GUI
+                // may send `go` alone after a `position`.
+                if let Some(game) = self.game.clone() {
+                    let (line, _) = self.position_line(&game);
+                    let last = self.backend.as_ref().and_then(Backend::last_position);
+                    if last != Some(line.as_str()) {
                         self.send_position(&game);
                     }
                 }
@@ -1001,6 +1015,12 @@ impl Front {
         self.send_gui(&format!(
             "info string error: {e}; chess960 answers every go itself"
         ));
+        // What the engine given up on still writes, and its exit, are of
+        // no engine now (its exit counted as another one, and restarted
+        // it); nor is a late answer owed by it awaited.
+        self.generation += 1;
+        self.late_answers = 0;
+        self.late_deadline = None;
         while let Some(search) = self.searches.pop_front() {
             if search.go.infinite || search.go.ponder {
                 // Answered at its stop, like any search with no engine.

@@ -20,7 +20,8 @@ Modes:
            first king-takes-rook castle on)
   deaf     never answers isready
   slow     exits at its 3rd go like `exit`; every later process (a restart) takes
-           3 s to start: `slow MARKER`, the file MARKER is made by the first one
+           3 s to start (or SECONDS): `slow MARKER [SECONDS]`, the file MARKER is made
+           by the first one
   early    answers `go ponder` and `go infinite` at once instead of at `stop` or `ponderhit`
   flood    at every go, writes info lines without pause and never answers
   late     answers its 3rd go 0.5 s late, whatever the limit (a stop waits too)
@@ -91,7 +92,7 @@ def main():
         try:
             open(marker, "x").close()
         except FileExistsError:
-            time.sleep(3)
+            time.sleep(float(sys.argv[3]) if len(sys.argv) > 3 else 3)
     rng = random.Random(7)
     board = chess.Board(chess960=True)
     gos = 0
