@@ -485,36 +485,19 @@ fn openings_writes_a_file() {
         std::fs::set_permissions(&book, std::fs::Permissions::from_mode(0o640)).unwrap();
         let link = dir.join("link.epd");
         std::os::unix::fs::symlink("book.epd", &link).unwrap();
-        ok(&[
-            "openings",
-            "--count",
-            "2",
-            "--seed",
-            "5",
-            "-o",
-            link.to_str().unwrap(),
-        ]);
+        let two = ["openings", "--count", "2", "--seed", "5"];
+        ok(&[&two[..], &["-o", link.to_str().unwrap()]].concat());
         assert!(std::fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
             .is_symlink());
-        assert_eq!(
-            std::fs::read_to_string(&book).unwrap(),
-            ok(&["openings", "--count", "2", "--seed", "5"])
-        );
+        assert_eq!(std::fs::read_to_string(&book).unwrap(), ok(&two));
         let mode = std::fs::metadata(&book).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o640);
         let redirected = dir.join("redirected.epd");
         let out = std::process::Command::new(support::binary())
-            .args([
-                "openings",
-                "--count",
-                "2",
-                "--seed",
-                "5",
-                "-o",
-                "/dev/stdout",
-            ])
+            .args(two)
+            .args(["-o", "/dev/stdout"])
             .stdout(std::fs::File::create(&redirected).unwrap())
             .status()
             .unwrap();

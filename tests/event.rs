@@ -700,12 +700,7 @@ fn damaged(file: &Path, text: &str, what: &str) {
 #[cfg(unix)]
 #[test]
 fn a_failed_write_leaves_no_half_file() {
-    if !support::tool_present(
-        support::find_tool("bash").is_some(),
-        "bash",
-        "CHESS960_REQUIRE_BASH",
-        "apt-get install bash",
-    ) {
+    if !support::bash_present() {
         return;
     }
     let dir = support::temp_dir("event-half");

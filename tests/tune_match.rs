@@ -59,12 +59,7 @@ fn engine_args(args: &[String], cmd: &str) -> Vec<String> {
 
 #[test]
 fn each_side_gets_its_own_options() {
-    if !support::tool_present(
-        support::find_tool("bash").is_some(),
-        "bash",
-        "CHESS960_REQUIRE_BASH",
-        "apt-get install bash",
-    ) {
+    if !support::bash_present() {
         return;
     }
     let args = fastchess_args(

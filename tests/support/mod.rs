@@ -79,6 +79,16 @@ pub fn temp_dir(tag: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Whether `bash` is installed (see [`tool_present`]).
+pub fn bash_present() -> bool {
+    tool_present(
+        find_tool("bash").is_some(),
+        "bash",
+        "CHESS960_REQUIRE_BASH",
+        "apt-get install bash",
+    )
+}
+
 /// Whether `python3` runs (see [`tool_present`]: CI sets
 /// `CHESS960_REQUIRE_PYTHON3`, so there a missing one fails the test).
 pub fn python3_present() -> bool {

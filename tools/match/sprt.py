@@ -70,12 +70,16 @@ def die(msg, code=2):
     sys.exit(code)
 
 
-def pentanomial(path):
+def read_log(path):
     try:
-        text = open(path, encoding="utf-8", errors="replace").read()
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
     except OSError as e:
         die(f"cannot read {path}: {e.strerror}")
-    found = PTNML.findall(text)
+
+
+def pentanomial(path):
+    found = PTNML.findall(read_log(path))
     if not found:
         die(f"no pentanomial line (Ptnml(0-2): [...]) in {path}")
     return [int(x) for x in found[-1]]
@@ -83,11 +87,7 @@ def pentanomial(path):
 
 def sprt_stop(path):
     """The hypothesis fastchess's own SPRT accepted, by its closing line, or None."""
-    try:
-        text = open(path, encoding="utf-8", errors="replace").read()
-    except OSError as e:
-        die(f"cannot read {path}: {e.strerror}")
-    found = SPRT_STOP.findall(text)
+    found = SPRT_STOP.findall(read_log(path))
     return found[-1] if found else None
 
 
