@@ -341,7 +341,10 @@ impl Engine {
         let limits = Limits {
             depth: request.depth.map(|d| d.clamp(1, MAX_DEPTH)),
             nodes: request.nodes,
-            mate: request.mate,
+            // No mate beyond the deepest search is found; a larger number
+            // made the stop score an ordinary one (`go mate 20000` stopped
+            // after depth 1), and overflowed it beyond 2^30.
+            mate: request.mate.map(|m| m.min(MAX_DEPTH)),
             soft: budget.soft,
             hard: budget.hard,
             searchmoves: request.searchmoves,

@@ -390,7 +390,6 @@ fn bad_input_is_refused_and_leaves_the_position_unchanged() {
         ("setoption Hash 3", "name"),
         ("banana", "banana"),
         ("debug maybe", "maybe"),
-        ("isready now", "now"),
     ];
     let mut e = Engine::start();
     e.ask("position startpos960 0 moves e2e4 e7e5");
@@ -628,6 +627,65 @@ fn go_with_unreadable_words_searches_with_the_rest() {
     e.bestmove(REPLY);
     let late = e.drain(Duration::from_millis(100));
     assert!(!late.iter().any(|l| l.starts_with("bestmove")), "{late:?}");
+}
+
+/// A stray word after a command that takes none (`stop now`) is named and
+/// the command still runs: a `stop` refused for it left the search running
+/// and the GUI without its `bestmove`. A misspelt limit (`movetim`) or an
+/// unreadable one under `ponder` is not taken for no limit: the move comes
+/// at once (after `ponderhit`). After a refused `position`, `go` says that
+/// alone, not what it would have read against the position before.
+#[test]
+fn stray_and_misspelt_words_never_leave_the_gui_waiting() {
+    let mut e = Engine::start();
+    e.ask("position startpos");
+    e.send("go infinite");
+    e.send("stop now");
+    let (before, best, _) = e.bestmove(REPLY);
+    assert!(
+        before
+            .iter()
+            .any(|l| l == "info string ignored unexpected token(s) after the command: now"),
+        "{before:?}"
+    );
+    legal_move(&e.position(), &best, false).unwrap_or_else(|m| e.fail(&m));
+    e.send("isready please");
+    let before = e.expect("readyok", REPLY);
+    assert!(before.iter().any(|l| l.ends_with(": please")), "{before:?}");
+    for go in ["go movetim 100", "go Depth 2"] {
+        e.send(go);
+        let (before, best, _) = e.bestmove(REPLY);
+        assert!(
+            before
+                .iter()
+                .any(|l| l.contains("to depth 1 (moving at once)")),
+            "{go}: {before:?}"
+        );
+        legal_move(&e.position(), &best, false).unwrap_or_else(|m| e.fail(&m));
+    }
+    e.send("go ponder movetime 2e2");
+    // Held while pondering, answered at the ponderhit.
+    let held = e.drain(Duration::from_millis(200));
+    assert!(!held.iter().any(|l| l.starts_with("bestmove")), "{held:?}");
+    e.send("ponderhit");
+    e.bestmove(REPLY);
+    // A mate beyond any search is not a reason to stop at depth 1.
+    e.send("go mate 20000 movetime 300");
+    let (before, _, _) = e.bestmove(REPLY);
+    assert!(
+        before.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{before:?}"
+    );
+    e.ask("position fen not-a-fen");
+    e.send("go searchmoves e2e4 btime 100");
+    let (out, best, _) = e.bestmove(REPLY);
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{out:?}");
+    assert!(errors[0].contains("no position to search"), "{out:?}");
+    assert_eq!(best, "0000");
 }
 
 /// A clock with a fraction is read as its whole milliseconds (`wtime

@@ -160,14 +160,31 @@ pub struct Parsed {
     pub command: Option<Command>,
     /// Leading tokens that were skipped because they are not commands.
     pub skipped: Vec<String>,
+    /// Tokens after a command that takes none (`stop now`): skipped too,
+    /// so that the command still runs (a `stop` refused left its search
+    /// running, and the GUI without its `bestmove`).
+    pub trailing: Vec<String>,
 }
+
+/// The commands that take no arguments.
+const NO_ARGUMENTS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "stop",
+    "ponderhit",
+    "quit",
+    "d",
+    "eval",
+];
 
 /// Parse one line of GUI input.
 ///
 /// Leading unknown tokens are skipped as the UCI specification asks
 /// (`joho debug on` reads as `debug on`) and reported in
-/// [`Parsed::skipped`] so the caller can say so; a line with no command word
-/// at all is an error.
+/// [`Parsed::skipped`] so the caller can say so, as are tokens after a
+/// command that takes none ([`Parsed::trailing`]); a line with no command
+/// word at all is an error.
 ///
 /// # Errors
 /// A [`ParseError`] naming the first token that cannot be read.
@@ -177,16 +194,24 @@ pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
         return Ok(Parsed {
             command: None,
             skipped: Vec::new(),
+            trailing: Vec::new(),
         });
     }
     let Some(start) = tokens.iter().position(|t| COMMAND_WORDS.contains(t)) else {
         return err(format!("unknown command '{}'", shorten(tokens[0])));
     };
     let skipped = tokens[..start].iter().map(|t| shorten(t)).collect();
-    let command = parse_tokens(&tokens[start..])?;
+    let (words, trailing) = if NO_ARGUMENTS.contains(&tokens[start]) {
+        let trailing = tokens[start + 1..].iter().map(|t| shorten(t)).collect();
+        (&tokens[start..=start], trailing)
+    } else {
+        (&tokens[start..], Vec::new())
+    };
+    let command = parse_tokens(words)?;
     Ok(Parsed {
         command: Some(command),
         skipped,
+        trailing,
     })
 }
 
@@ -518,7 +543,15 @@ mod tests {
         assert_eq!(p.command, Some(Command::Debug(true)));
         assert_eq!(p.skipped, vec!["joho".to_owned()]);
         assert!(refused("hello world").contains("unknown command 'hello'"));
-        assert!(refused("isready now").contains("'now'"));
+        // Tokens after a command that takes none: skipped, the command runs.
+        for (line, command) in [
+            ("isready now", Command::IsReady),
+            ("stop please", Command::Stop),
+        ] {
+            let p = parse_line(line).unwrap();
+            assert_eq!(p.command, Some(command), "{line}");
+            assert_eq!(p.trailing.len(), 1, "{line}");
+        }
     }
 
     #[test]

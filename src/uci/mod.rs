@@ -155,6 +155,12 @@ impl Session {
                 cap_message(&parsed.skipped.join(" "))
             ));
         }
+        if !parsed.trailing.is_empty() {
+            self.out.send(&format!(
+                "info string ignored unexpected token(s) after the command: {}",
+                cap_message(&parsed.trailing.join(" "))
+            ));
+        }
         let Some(cmd) = parsed.command else {
             return Flow::Continue;
         };
@@ -279,6 +285,18 @@ impl Session {
                 return;
             }
         }
+        // A new `go` while searching: finish the old search first (its
+        // bestmove is sent), so every go gets exactly one bestmove.
+        self.engine.stop();
+        // With no position, that is the one thing to say: what the `go`
+        // asks is not read against a position that is not the GUI's.
+        if let Some(reason) = self.positions.unreadable() {
+            self.error(&format!("no position to search: {reason}"));
+            if g.perft.is_none() {
+                self.out.send(&output::bestmove(None, None));
+            }
+            return;
+        }
         // A search `go` is never refused (the GUI waits for its bestmove):
         // what cannot be used is named and skipped, the rest is searched.
         let mut ignored: Vec<String> = g.ignored.iter().map(|w| format!("'{w}'")).collect();
@@ -302,8 +320,10 @@ impl Session {
         // that is a timed game, not an unlimited search (the GUI's flag
         // would fall). It counts as 0 ms: the move of the first iteration,
         // at once (Stockfish also manages time once either clock is given).
-        let clock_unread =
-            our_time.is_none() && g.movetime.is_none() && g.unread_keys.contains(&our_key);
+        let clock_unread = our_time.is_none()
+            && g.movetime.is_none()
+            && !g.infinite
+            && g.unread_keys.contains(&our_key);
         let clock_missing = our_time.is_none()
             && g.movetime.is_none()
             && !g.infinite
@@ -315,19 +335,21 @@ impl Session {
             our_time
         };
         // A limit that was sent but cannot be read (`movetime 2e2`, `depth
-        // 5.5`, `perft -1`) with nothing else to end the search: not an
-        // unlimited search either (no `stop` would come), but the shortest
-        // one, depth 1.
+        // 5.5`, `perft -1`) or is misspelt (`movetim 100`, `Depth 2`) with
+        // nothing else to end the search: not an unlimited search either
+        // (no `stop` would come), but the shortest one, depth 1. A pondering
+        // one is still held until `ponderhit` or `stop`, then answered at
+        // once (after `ponderhit` nothing else would end it).
         let limit_unread = time.is_none()
             && g.movetime.is_none()
             && g.depth.is_none()
             && g.nodes.is_none()
             && g.mate.is_none()
             && !g.infinite
-            && !g.ponder
-            && g.unread_keys
-                .iter()
-                .any(|k| matches!(*k, "movetime" | "depth" | "nodes" | "mate" | "perft"));
+            && (!g.ignored.is_empty()
+                || g.unread_keys
+                    .iter()
+                    .any(|k| matches!(*k, "movetime" | "depth" | "nodes" | "mate" | "perft")));
         let depth = if limit_unread { Some(1) } else { g.depth };
         if !ignored.is_empty() {
             let rest = if g.perft.is_some() {
@@ -346,16 +368,6 @@ impl Session {
             self.error(&format!(
                 "go: no {our_key} for {side} to move, only {their_key}; {our_key} as 0 (moving at once)"
             ));
-        }
-        // A new `go` while searching: finish the old search first (its
-        // bestmove is sent), so every go gets exactly one bestmove.
-        self.engine.stop();
-        if let Some(reason) = self.positions.unreadable() {
-            self.error(&format!("no position to search: {reason}"));
-            if g.perft.is_none() {
-                self.out.send(&output::bestmove(None, None));
-            }
-            return;
         }
         if let Some(depth) = g.perft {
             self.go_perft(depth);
