@@ -112,19 +112,29 @@ impl Place {
     }
 }
 
-/// `path` with the links of its last part followed (to a file that may not
-/// exist yet): the file a write through the path reaches.
-fn resolve_links(path: &Path) -> PathBuf {
-    let mut at = path.to_path_buf();
-    // As many links as the system itself follows.
-    for _ in 0..40 {
-        match fs::read_link(&at) {
-            Ok(next) if next.is_absolute() => at = next,
-            Ok(next) => at = at.parent().map_or(next.clone(), |dir| dir.join(&next)),
-            Err(_) => break,
-        }
+/// The paths `path`'s last part leads through, itself first, its links
+/// followed (as many as the system itself follows) to the file a write
+/// reaches, made or not.
+fn link_chain(path: &Path) -> Vec<PathBuf> {
+    let mut chain = vec![path.to_path_buf()];
+    while chain.len() <= 40 {
+        let at = &chain[chain.len() - 1];
+        let Ok(next) = fs::read_link(at) else {
+            break;
+        };
+        let next = match at.parent() {
+            Some(dir) if !next.is_absolute() => dir.join(&next),
+            _ => next,
+        };
+        chain.push(next);
     }
-    at
+    chain
+}
+
+/// `path` with the links of its last part followed: the file a write
+/// through the path reaches.
+fn resolve_links(path: &Path) -> PathBuf {
+    link_chain(path).pop().unwrap_or_else(|| path.to_path_buf())
 }
 
 /// Whether `a` and `b` name one file (made or not): by their text, or by
@@ -150,18 +160,9 @@ pub fn same_place(a: &Path, b: &Path) -> bool {
 /// the shell redirected standard output to; a file put in its place would
 /// not be the one the shell reads.
 fn names_a_descriptor(path: &Path) -> bool {
-    let mut at = path.to_path_buf();
-    for _ in 0..40 {
-        if at.starts_with("/dev") || at.starts_with("/proc") {
-            return true;
-        }
-        match fs::read_link(&at) {
-            Ok(next) if next.is_absolute() => at = next,
-            Ok(next) => at = at.parent().map_or(next.clone(), |dir| dir.join(&next)),
-            Err(_) => return false,
-        }
-    }
-    false
+    link_chain(path)
+        .iter()
+        .any(|at| at.starts_with("/dev") || at.starts_with("/proc"))
 }
 
 /// A new file beside `target` for what is being written, under a name no
