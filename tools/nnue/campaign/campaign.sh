@@ -75,6 +75,14 @@ build() {
   [ -n "$r" ] || die "no engine '$name' in lineage.tsv"
   IFS=$'\t' read -r _ commit weights net bench _ <<<"$r"
   engine_ok "$name" && return 0
+  # Two runs that need the same engine build it once: the second waits for the first (a lock
+  # held until this run ends or the engine is built) and finds it built. Without the lock the
+  # second's clean start removed the first's build under it.
+  local fd
+  mkdir -p "$D/locks"
+  exec {fd}>"$D/locks/build-$name.lock"
+  flock "$fd"
+  if engine_ok "$name"; then exec {fd}>&-; return 0; fi
   dir="$D/engines/$name"
   stamp "building $name from $commit (weights: $weights, network: $net)"
   rm -rf "$dir"; mkdir -p "$dir"
@@ -94,6 +102,7 @@ build() {
     die "engine $name: bench $got, lineage.tsv says $bench"
   fi
   touch "$dir/BUILT"
+  exec {fd}>&-
 }
 
 # The data file of chunk $1: labelled positions, or quiet positions with game
