@@ -710,3 +710,52 @@ fn an_infinite_search_outlives_a_restart() {
         e.fail(&format!("'{best}' after e2e4: {why}"));
     }
 }
+
+/// Some engines answer a `stop` sent while they are idle with a `bestmove`
+/// (of their last position). The GUI's `stop` still reaches the engine, but
+/// that answer must not be read as the answer to the GUI's next search:
+/// before, every later answer was the one before it, and the first was
+/// refused as illegal (a restart, the front-end's own move).
+#[test]
+fn a_bestmove_to_an_idle_stop_answers_no_search() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["idlestop"]);
+    let mut pos = shakmaty::Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..6 {
+        e.send("stop");
+        if moves.is_empty() {
+            e.send("position startpos");
+        } else {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+        }
+        e.send("go movetime 1000");
+        let (before, best, _) = e.bestmove(REPLY);
+        if let Some(l) = before.iter().find(|l| l.starts_with("info string")) {
+            e.fail(&format!("ply {ply}: '{l}'"));
+        }
+        let m = match support::legal_move(&pos, &best, false) {
+            Ok(m) => m,
+            Err(why) => e.fail(&format!("ply {ply}: {why}")),
+        };
+        shakmaty::Position::play_unchecked(&mut pos, m);
+        moves.push(best);
+    }
+    // The front-end's own isready after an idle stop answers no GUI's.
+    e.send("stop");
+    e.send("isready");
+    let lines = e.expect("readyok", REPLY);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let after = e.drain(Duration::from_millis(500));
+    assert!(
+        !after
+            .iter()
+            .any(|l| l == "readyok" || l.starts_with("bestmove")),
+        "{after:?}"
+    );
+}

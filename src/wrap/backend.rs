@@ -296,6 +296,11 @@ impl Backend {
             next.send(&position, log);
         }
         for kept in held {
+            if kept.line == "isready" {
+                // The front-end sends the new engine one for each the GUI
+                // still waits on: passed on as well, each was answered twice.
+                continue;
+            }
             if kept.line.starts_with(SET_CHESS960) {
                 // The mode the kept lines changed to, as the engine will have it.
                 next.chess960_sent = Some(kept.line.ends_with("true"));

@@ -157,6 +157,20 @@ pub enum Event {
     EngineGone(u64),
 }
 
+/// Who is waiting for a `readyok` from the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asker {
+    /// The GUI's `isready`, passed on.
+    Gui,
+    /// The front-end's own, sent right after a `stop` that reached an idle
+    /// engine: some engines answer such a `stop` with a `bestmove`, which
+    /// would be read as the answer to the GUI's next search, and every
+    /// later answer as the one before it. The engine reads its input in
+    /// order, so whatever `bestmove` comes before this `readyok` answers
+    /// no search and is dropped.
+    Fence,
+}
+
 /// The audit log: one timestamped line per message, with its direction
 /// (`gui>` from the GUI, `>gui` to it, `>engine` to the engine, `engine>`
 /// from it).
@@ -237,7 +251,9 @@ struct Front {
     /// `ponderhit` (uci2wb reports an early answer as a UCI violation).
     /// Given to the GUI when it ends the search.
     early_answer: Option<String>,
-    ready_pending: usize,
+    /// Who sent each `isready` the engine has not answered yet, oldest
+    /// first: its `readyok`s come in that order.
+    readies: VecDeque<Asker>,
     ready_deadline: Option<Instant>,
     /// `bestmove`s still to come for searches the front-end answered
     /// itself when the engine's time was up: dropped when they come, with
@@ -281,7 +297,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         game: Some(Game::default()),
         searches: VecDeque::new(),
         early_answer: None,
-        ready_pending: 0,
+        readies: VecDeque::new(),
         ready_deadline: None,
         late_answers: 0,
         late_deadline: None,
@@ -383,10 +399,10 @@ impl Front {
             self.start_failed("it stayed silent");
         }
         if self.ready_deadline.is_some_and(|d| d <= now) {
-            for _ in 0..self.ready_pending {
+            for _ in 0..self.gui_readies() {
                 self.send_gui(&output::readyok());
             }
-            self.ready_pending = 0;
+            self.readies.clear();
             self.ready_deadline = None;
             self.send_gui("info string the engine did not answer isready in time; it is restarted");
             self.restart();
@@ -484,7 +500,7 @@ impl Front {
             Command::IsReady => {
                 if self.backend.is_some() {
                     self.send_engine("isready");
-                    self.ready_pending += 1;
+                    self.readies.push_back(Asker::Gui);
                     self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
                 } else {
                     self.send_gui(&output::readyok());
@@ -497,7 +513,11 @@ impl Front {
             Command::Position(p) => self.set_position(&p),
             Command::Go(g) => self.go(&g, line),
             Command::Stop => {
-                self.send_engine("stop");
+                if self.engine_has_work() {
+                    self.send_engine("stop");
+                } else {
+                    self.stop_idle_engine();
+                }
                 self.hurry();
                 self.end_open_searches();
             }
@@ -526,6 +546,39 @@ impl Front {
 
     fn margin(&self) -> Duration {
         Duration::from_millis(self.cfg.margin_ms)
+    }
+
+    /// How many `isready`s of the GUI's the engine has still to answer.
+    fn gui_readies(&self) -> usize {
+        self.readies.iter().filter(|a| **a == Asker::Gui).count()
+    }
+
+    /// Whether the engine owes a `bestmove` or will be given a `go` that
+    /// is kept for it: a `stop` then ends a search. Else it is idle (every
+    /// search it was given answered, the open one early included).
+    fn engine_has_work(&self) -> bool {
+        let given = self.searches.iter().filter(|s| s.given).count();
+        let answered = usize::from(self.early_answer.is_some());
+        given > answered || self.searches.iter().any(|s| !s.given)
+    }
+
+    /// The GUI's `stop` with no search running: it still reaches an engine
+    /// that runs (a `go perft` ends at it), fenced with an `isready` so that
+    /// a `bestmove` it answers is dropped ([`Asker::Fence`]). An engine that
+    /// is starting, or that owes a late answer and is stopped already, is
+    /// not sent it.
+    fn stop_idle_engine(&mut self) {
+        let Some(b) = self.backend.as_mut() else {
+            return;
+        };
+        if b.in_handshake() || b.holding() {
+            return;
+        }
+        b.send("stop", &self.log);
+        b.send("isready", &self.log);
+        self.readies.push_back(Asker::Fence);
+        self.ready_deadline
+            .get_or_insert(Instant::now() + READY_TIMEOUT);
     }
 
     /// The GUI ended every search (`stop`, or a new `go`): none is
@@ -711,8 +764,11 @@ impl Front {
             return;
         }
         if !self.searches.is_empty() {
-            // Every go gets its own bestmove: the running one is stopped.
-            self.send_engine("stop");
+            // Every go gets its own bestmove: the running one is stopped
+            // (not an engine that answered it already: it is idle).
+            if self.engine_has_work() {
+                self.send_engine("stop");
+            }
             self.hurry();
             self.end_open_searches();
         }
@@ -765,6 +821,12 @@ impl Front {
             }
             return;
         }
+        if self.readies.contains(&Asker::Fence)
+            && (line.starts_with("bestmove") || (line.starts_with("info") && !is_info_string(line)))
+        {
+            // The answer of an idle engine to a `stop` (see [`Asker::Fence`]).
+            return;
+        }
         if line.starts_with("bestmove") {
             self.on_bestmove(line);
         } else if line.starts_with("info") {
@@ -782,12 +844,13 @@ impl Front {
                 None => {}
             }
         } else if line == "readyok" {
-            if self.ready_pending > 0 {
-                self.ready_pending -= 1;
-                if self.ready_pending == 0 {
+            if let Some(asker) = self.readies.pop_front() {
+                if self.readies.is_empty() {
                     self.ready_deadline = None;
                 }
-                self.send_gui(line);
+                if asker == Asker::Gui {
+                    self.send_gui(line);
+                }
             }
         } else if line.starts_with("id ") || line.starts_with("option ") || line == "uciok" {
             // The handshake was read at start.
@@ -928,13 +991,15 @@ impl Front {
                     s.given = true;
                 }
                 // The old engine took the GUI's isready with it: the new
-                // one answers it once its handshake is done.
-                for _ in 0..self.ready_pending {
+                // one answers it once its handshake is done. The front-end's
+                // own were the old engine's concern.
+                self.readies.retain(|a| *a == Asker::Gui);
+                for _ in 0..self.readies.len() {
                     b.send("isready", &self.log);
                 }
                 // The GUI's wait is not extended: an engine restarted
                 // again and again never answered it.
-                if self.ready_pending > 0 && self.ready_deadline.is_none() {
+                if !self.readies.is_empty() && self.ready_deadline.is_none() {
                     self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
                 }
                 // The new engine is left in the GUI's latest position, as the
@@ -1029,9 +1094,10 @@ impl Front {
             }
             self.replace(&search, "no engine is running");
         }
-        for _ in 0..std::mem::take(&mut self.ready_pending) {
+        for _ in 0..self.gui_readies() {
             self.send_gui(&output::readyok());
         }
+        self.readies.clear();
         self.ready_deadline = None;
     }
 
@@ -1083,20 +1149,23 @@ impl Front {
     /// dropped, as after `quit`.
     fn answer_open(&mut self) {
         if !self.searches.is_empty() {
-            self.send_engine("stop");
+            if self.engine_has_work() {
+                self.send_engine("stop");
+            }
             self.end_open_searches();
         }
         let running = self.backend.as_ref().is_some_and(|b| !b.in_handshake());
         // Read while something is open and the engine can still answer
         // it (none answers during its handshake or after it was killed).
         self.read_engine_until(Instant::now() + QUIT_ANSWER_GRACE, |f| {
-            (f.searches.is_empty() && f.ready_pending == 0)
+            (f.searches.is_empty() && f.gui_readies() == 0)
                 || f.backend.as_ref().is_none_or(Backend::in_handshake)
         });
         self.early_answer = None;
-        for _ in 0..std::mem::take(&mut self.ready_pending) {
+        for _ in 0..self.gui_readies() {
             self.send_gui(&output::readyok());
         }
+        self.readies.clear();
         self.ready_deadline = None;
         let why = match self.backend.as_ref() {
             _ if running => "the engine did not answer before quit",

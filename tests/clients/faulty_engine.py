@@ -30,6 +30,8 @@ Modes:
   chatty   before each readyok, writes an info line with a pv and an info string,
            outside any search (as a search answered by the front-end, whose go
            reached a restarted engine, does)
+  idlestop answers a `stop` with no search running with `bestmove` and the move it would
+           play in its last position (as some engines do)
   ok       none of the above (king-takes-rook, reads everything)
 
 In every other mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`,
@@ -171,6 +173,11 @@ def main():
             if held is not None:
                 print(held, flush=True)
                 held = None
+            elif cmd == "stop" and mode == "idlestop":
+                legal = list(board.legal_moves)
+                text = write_move(board, legal[0], mode) if legal else "0000"
+                print(f"info depth 1 score cp 0 nodes 1 pv {text}")
+                print(f"bestmove {text}", flush=True)
         elif cmd == "quit":
             return
 
