@@ -1845,3 +1845,24 @@ fn a_random_start_is_drawn_once_per_game() {
         );
     }
 }
+
+/// `go perft` counts every legal move: searchmoves given with it are named
+/// as ignored, not dropped silently (a count of some moves only would be
+/// read as the position's), and the count is the whole one.
+#[test]
+fn go_perft_names_the_searchmoves_it_ignores() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 1 searchmoves e2e4 d2d4");
+    let (lines, last) = e.expect_by("Nodes searched", REPLY, |l| {
+        l.starts_with("Nodes searched: ")
+    });
+    assert_eq!(last, "Nodes searched: 20", "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ")
+                && l.contains("searchmoves e2e4 d2d4 ignored")),
+        "{lines:?}"
+    );
+}

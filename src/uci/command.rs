@@ -207,12 +207,27 @@ pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
     } else {
         (&tokens[start..], Vec::new())
     };
-    let command = parse_tokens(words)?;
+    let mut command = parse_tokens(words)?;
+    if let Command::SetOption { value: Some(v), .. } = &mut command {
+        *v = value_as_written(line, words).unwrap_or(std::mem::take(v));
+    }
     Ok(Parsed {
         command: Some(command),
         skipped,
         trailing,
     })
+}
+
+/// A `setoption` value as the line has it, from its first word to its
+/// last, the spaces between them kept: a path (`Debug Log File`) may hold
+/// two in a row, and joining the words with one space named another file.
+/// `words` are slices of `line`.
+fn value_as_written(line: &str, words: &[&str]) -> Option<String> {
+    let at = words.iter().position(|t| *t == "value")?;
+    let (first, last) = (words.get(at + 1)?, words.last()?);
+    let offset = |t: &str| (t.as_ptr() as usize).checked_sub(line.as_ptr() as usize);
+    let (from, to) = (offset(first)?, offset(last)? + last.len());
+    line.get(from..to).map(str::to_owned)
 }
 
 /// The command word of a line (the first token that is one), if any:
@@ -412,9 +427,28 @@ fn read_value<T>(
     }
 }
 
-/// A count: a whole number that fits `T`.
-fn count<T: std::str::FromStr>(text: &str) -> Option<T> {
-    text.parse().ok()
+/// The unsigned types a `go` count is read into.
+trait Count: std::str::FromStr {
+    const MAX: Self;
+}
+
+impl Count for u32 {
+    const MAX: Self = u32::MAX;
+}
+
+impl Count for u64 {
+    const MAX: Self = u64::MAX;
+}
+
+/// A count: a whole number, read as `T`'s largest where it is beyond it
+/// (`go depth 4294967296` is a very deep search, capped where the search
+/// caps it; read as unreadable, it searched to depth 1). A sign, a
+/// fraction or anything but digits is not read.
+fn count<T: Count>(text: &str) -> Option<T> {
+    text.parse().ok().or_else(|| {
+        let digits = text.strip_prefix('+').unwrap_or(text);
+        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(T::MAX)
+    })
 }
 
 /// A time in milliseconds: a whole number, or a decimal one (`2000.5`,
@@ -603,6 +637,24 @@ mod tests {
     }
 
     #[test]
+    fn a_setoption_value_keeps_its_inner_spaces() {
+        let parsed = parse_line("setoption  name Debug Log File value  /tmp/a  b.log ").unwrap();
+        assert_eq!(
+            parsed.command,
+            Some(Command::SetOption {
+                name: "Debug Log File".into(),
+                value: Some("/tmp/a  b.log".into()),
+            })
+        );
+        let Some(Command::SetOption { value, .. }) =
+            parse_line("setoption name Hash value").unwrap().command
+        else {
+            panic!()
+        };
+        assert_eq!(value, Some(String::new()));
+    }
+
+    #[test]
     fn go_limits() {
         let Command::Go(g) = cmd("go wtime 1000 btime -20 winc 10 binc 10 movestogo 5") else {
             panic!()
@@ -649,8 +701,17 @@ mod tests {
         assert_eq!(g.depth, None);
         assert_eq!(g.movetime, Some(50));
         assert_eq!(g.ignored, vec!["depth x".to_owned()]);
-        let g = go("go depth 99999999999999999999");
-        assert_eq!(g.ignored, vec!["depth 99999999999999999999".to_owned()]);
+        // A whole number beyond its type is its type's largest, never
+        // unreadable (which searched to depth 1); a sign or fraction is.
+        let g = go("go depth 99999999999999999999 nodes 184467440737095516160");
+        assert_eq!((g.depth, g.nodes), (Some(u32::MAX), Some(u64::MAX)));
+        assert!(g.ignored.is_empty(), "{:?}", g.ignored);
+        let g = go("go depth -5 mate 2.5 movestogo +7");
+        assert_eq!((g.depth, g.mate, g.movestogo), (None, None, Some(7)));
+        assert_eq!(
+            g.ignored,
+            vec!["depth -5".to_owned(), "mate 2.5".to_owned()]
+        );
         let g = go("go fast");
         assert_eq!(g.ignored, vec!["fast".to_owned()]);
         let g = go("go wtime 2e3 btime 2000");

@@ -131,10 +131,16 @@ impl Spec {
         match self.kind {
             Kind::Spin { min, max, .. } => {
                 let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
-                let n: i64 = v
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("option {name}: '{v}' is not an integer"))?;
+                let n: i64 = v.trim().parse().map_err(|_| {
+                    let t = v.trim();
+                    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                        // A whole number all the same, beyond what any spin holds.
+                        format!("option {name}: {t} out of range {min}..{max}")
+                    } else {
+                        format!("option {name}: '{v}' is not an integer")
+                    }
+                })?;
                 if n < min || n > max {
                     return Err(format!("option {name}: {n} out of range {min}..{max}"));
                 }
@@ -524,7 +530,14 @@ mod tests {
         assert!(parse_change("Hash", Some("0"))
             .unwrap_err()
             .contains("range"));
-        assert!(parse_change("Hash", Some("lots")).is_err());
+        assert!(parse_change("Hash", Some("lots"))
+            .unwrap_err()
+            .contains("'lots' is not an integer"));
+        // A whole number beyond i64 is out of range, not "not an integer".
+        assert_eq!(
+            parse_change("Hash", Some("9223372036854775808")).unwrap_err(),
+            "option Hash: 9223372036854775808 out of range 1..65536"
+        );
         assert!(parse_change("Hash", None).is_err());
         assert!(parse_change("Threads", Some("100000")).is_err());
         assert!(parse_change("UCI_Chess960", Some("maybe")).is_err());
