@@ -190,6 +190,8 @@ fn an_event_from_commitment_to_verification() {
     );
     let third: Vec<&str> = lines.lines().nth(2).expect("round 3").split(' ').collect();
     assert!(round3.contains(&format!("X-FEN:        {}", third[2..].join(" "))));
+    // The commitment again, alone, for an organiser who lost the line.
+    assert_eq!(stdout(&["event", "commitment", f]).trim(), commitment);
     let reveal = stdout(&["event", "reveal", f]);
     assert!(
         reveal.contains(&format!("commitment: {commitment}")),

@@ -40,6 +40,7 @@ pub fn event(a: &EventArgs) -> Result<ExitCode, CliError> {
         EventCommand::New(a) => new(a),
         EventCommand::Draw(a) => draw(a),
         EventCommand::Pack(a) => pack(a),
+        EventCommand::Commitment(a) => commitment(a),
         EventCommand::Reveal(a) => reveal(a),
         EventCommand::Verify(a) => verify(a),
     }
@@ -112,36 +113,16 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
         // whole or not at all.
         output_file::write_whole(path, Access::Private, write)?;
     } else {
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let file = options.open(path).map_err(|err| {
-            if err.kind() == io::ErrorKind::AlreadyExists {
-                CliError::Io(format!(
-                    "'{}' exists: an event file holds a secret that may already be committed \
-                     to; choose another name or add --force",
-                    path.display()
-                ))
-            } else {
-                CliError::Io(format!("cannot create '{}': {err}", path.display()))
-            }
-        })?;
-        let mut out = BufWriter::new(file);
-        let written = write(&mut out).and_then(|()| {
-            out.into_inner()
-                .map_err(|err| output_file::cannot_write(path, err.error()))
-                .and_then(|file| {
-                    file.sync_all()
-                        .map_err(|err| output_file::cannot_write(path, &err))
-                })
-        });
-        if written.is_err() {
-            // Made here and never committed to: the same command can be
-            // run again, not refused as if the file held a secret.
-            let _ = fs::remove_file(path);
-        }
-        written?;
+        // Made here and never committed to when the write fails: the same
+        // command can be run again, not refused as if the file held a secret.
+        let exists = || {
+            CliError::Io(format!(
+                "'{}' exists: an event file holds a secret that may already be committed \
+                 to; choose another name or add --force",
+                path.display()
+            ))
+        };
+        output_file::write_new(path, Access::Private, exists, write)?;
     }
     let mut out = io::stdout().lock();
     writeln!(out, "{}", e.commitment())?;
@@ -220,6 +201,18 @@ fn refuse_event_file(output: &Path) -> Result<(), CliError> {
 }
 
 /// `event reveal`: what to publish after the event.
+/// `event commitment`: the commitment alone, as `event new` printed it,
+/// for an organiser who did not keep that line (the pack's foot has it
+/// too, but the pack shows every round). The file is checked as every
+/// command checks it, so the line is the hash of the secret it holds.
+fn commitment(a: &EventFileArgs) -> Result<ExitCode, CliError> {
+    let e = load(&a.file)?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}", e.commitment())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn reveal(a: &EventFileArgs) -> Result<ExitCode, CliError> {
     let e = load(&a.file)?;
     let starts: Vec<String> = e

@@ -423,6 +423,8 @@ pub enum EventCommand {
     Draw(EventDrawArgs),
     /// Write the printable pack: one HTML page per round.
     Pack(EventPackArgs),
+    /// Print the commitment again (the line `event new` printed), to publish; the secret stays private.
+    Commitment(EventFileArgs),
     /// After the event: print the secret, every round's start and the command that checks them.
     Reveal(EventFileArgs),
     /// Check published rounds against the commitment and the revealed secret.
@@ -509,7 +511,7 @@ pub enum PaperArg {
     Letter,
 }
 
-/// `chess960 event reveal FILE`
+/// `chess960 event commitment FILE`, `chess960 event reveal FILE`
 #[derive(Debug, Args)]
 pub struct EventFileArgs {
     /// The event file of `event new`.

@@ -85,6 +85,33 @@ pub fn write_whole(
     written
 }
 
+/// Make `path` anew with what `fill` writes: never over a file that is
+/// there (`exists` gives the message then), and no file left behind when
+/// the write fails, so that the same command can simply be run again.
+///
+/// # Errors
+/// The file exists or cannot be made or written, or `fill` failed.
+pub fn write_new(
+    path: &Path,
+    access: Access,
+    exists: impl FnOnce() -> CliError,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let file = create_private_or_usual(path, access, true).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            exists()
+        } else {
+            CliError::Io(format!("cannot create '{}': {e}", path.display()))
+        }
+    })?;
+    let written = fill_file(file, path, fill)
+        .and_then(|file| file.sync_all().map_err(|e| cannot_write(path, &e)));
+    if written.is_err() {
+        let _ = fs::remove_file(path);
+    }
+    written
+}
+
 /// Where a path is written.
 enum Place {
     /// Through the path itself (a device, a pipe, `/dev/stdout`, a file
