@@ -47,6 +47,7 @@ pub mod engine;
 pub mod eval;
 pub mod event;
 pub mod html;
+pub mod lines;
 mod memory;
 pub mod notation;
 pub mod numbering;

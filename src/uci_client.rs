@@ -9,7 +9,7 @@
 //! Identification lines (`id name`) are read with vampirc-uci, behind a
 //! guard: it panics on some input, so a panic there only loses the name.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -117,13 +117,10 @@ impl UciClient {
             }
         };
         let (tx, rx) = mpsc::channel();
+        // Lines that are not UTF-8 (an old engine's Latin-1 author) are
+        // read, not taken for the engine's exit.
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
+            crate::lines::each_line(BufReader::new(stdout), |line| tx.send(line).is_ok());
         });
         let mut client = UciClient {
             command: command.to_owned(),

@@ -711,9 +711,10 @@ fn an_infinite_search_outlives_a_restart() {
     }
 }
 
-/// Some engines answer a `stop` sent while they are idle with a `bestmove`
-/// (of their last position). The GUI's `stop` still reaches the engine, but
-/// that answer must not be read as the answer to the GUI's next search:
+/// Some engines answer a `stop` that finds them idle with a `bestmove` (of
+/// their last position): a `stop` with no search running, one that crosses
+/// the engine's answer on its way, the front-end's own for a late engine.
+/// That answer must not be read as the answer to the GUI's next search:
 /// before, every later answer was the one before it, and the first was
 /// refused as illegal (a restart, the front-end's own move).
 #[test]
@@ -722,18 +723,40 @@ fn a_bestmove_to_an_idle_stop_answers_no_search() {
         return;
     }
     let mut e = faulty_after_uci(&["idlestop"]);
+    e.send("isready");
+    e.expect("readyok", REPLY);
     let mut pos = shakmaty::Chess::default();
     let mut moves: Vec<String> = Vec::new();
-    for ply in 0..6 {
-        e.send("stop");
-        if moves.is_empty() {
-            e.send("position startpos");
+    for ply in 0..9 {
+        let position = if moves.is_empty() {
+            "position startpos".to_owned()
         } else {
-            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        match ply % 3 {
+            // A stop with nothing running.
+            0 => {
+                e.send("stop");
+                e.send(&position);
+                e.send("go movetime 1000");
+            }
+            // A stop that crosses the answer (the test engine answers at once).
+            1 => {
+                e.send(&position);
+                e.send("go movetime 1000");
+                e.send("stop");
+            }
+            // A clock too short to wait on: the front-end answers and stops
+            // the engine, whose answer comes late.
+            _ => {
+                e.send(&position);
+                e.send("go wtime 10 btime 10");
+            }
         }
-        e.send("go movetime 1000");
         let (before, best, _) = e.bestmove(REPLY);
-        if let Some(l) = before.iter().find(|l| l.starts_with("info string")) {
+        if let Some(l) = before.iter().find(|l| {
+            l.starts_with("info string") && !l.contains("the engine did not answer in time")
+        }) {
             e.fail(&format!("ply {ply}: '{l}'"));
         }
         let m = match support::legal_move(&pos, &best, false) {
@@ -743,7 +766,7 @@ fn a_bestmove_to_an_idle_stop_answers_no_search() {
         shakmaty::Position::play_unchecked(&mut pos, m);
         moves.push(best);
     }
-    // The front-end's own isready after an idle stop answers no GUI's.
+    // The front-end's own isready answers no GUI's.
     e.send("stop");
     e.send("isready");
     let lines = e.expect("readyok", REPLY);
@@ -755,7 +778,31 @@ fn a_bestmove_to_an_idle_stop_answers_no_search() {
     assert!(
         !after
             .iter()
-            .any(|l| l == "readyok" || l.starts_with("bestmove")),
+            .any(|l| l == "readyok" || l.starts_with("bestmove") || l.contains("restart")),
         "{after:?}"
     );
+}
+
+/// An engine that never answers `isready` gets no fence of the front-end's
+/// own after a `stop`: its moves are its answers, not dropped while a
+/// `readyok` that never comes is awaited.
+#[test]
+fn an_engine_deaf_to_isready_keeps_its_answers_after_a_stop() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["deaf"]);
+    for _ in 0..3 {
+        e.send("stop");
+        e.send("position startpos");
+        e.send("go movetime 300");
+        let (before, best, _) = e.bestmove(REPLY);
+        assert!(
+            !before.iter().any(|l| l.starts_with("info string")),
+            "{before:?}"
+        );
+        if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &best, false) {
+            e.fail(&why);
+        }
+    }
 }

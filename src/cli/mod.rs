@@ -327,8 +327,9 @@ pub struct PerftArgs {
     /// How to send FENs to --engine: shredder (HAha) or xfen (KQkq).
     #[arg(long, value_enum, default_value_t = EngineFen::Shredder, requires = "engine")]
     pub engine_fen: EngineFen,
-    /// Seconds --engine may take for one answer before it counts as hung.
-    #[arg(long, value_name = "SECS", default_value_t = perft_cmd::DEFAULT_ENGINE_TIMEOUT_S, requires = "engine")]
+    /// Seconds --engine may take for one answer before it counts as hung (1 to 604800, a week).
+    #[arg(long, value_name = "SECS", default_value_t = perft_cmd::DEFAULT_ENGINE_TIMEOUT_S, requires = "engine",
+          value_parser = clap::value_parser!(u64).range(1..=perft_cmd::MAX_ENGINE_TIMEOUT_S))]
     pub engine_timeout: u64,
     /// Count only part K of N of the run (suite positions, or the root moves
     /// of one position, dealt round robin) and write its --json report for

@@ -42,6 +42,11 @@ const MAX_DEPTH: u32 = 63;
 /// says otherwise: a deep `go perft` of a slow engine takes a while.
 pub(super) const DEFAULT_ENGINE_TIMEOUT_S: u64 = 120;
 
+/// The longest `--engine-timeout`: a week, past any count an engine
+/// finishes, and far from where a deadline overflows the clock (a value
+/// near 2^64 panicked). 0 is refused too: no engine answers at once.
+pub(super) const MAX_ENGINE_TIMEOUT_S: u64 = 7 * 86_400;
+
 /// Where the positions come from.
 pub(super) enum Source {
     One(Chess),
@@ -423,7 +428,7 @@ fn check_engine(
     use crate::perft::check::{Checker, FenStyle};
     use crate::uci_client::UciClient;
     let engine_error = |e: crate::uci_client::ClientError| CliError::Usage(e.to_string());
-    let timeout = Duration::from_secs(a.engine_timeout.max(1));
+    let timeout = Duration::from_secs(a.engine_timeout);
     let mut client = UciClient::start(command, timeout).map_err(engine_error)?;
     let perft = Perft::new(config);
     let style = match a.engine_fen {

@@ -362,6 +362,15 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
         if let Some(i) = owned.next() {
             return Err(damaged(format!("unit {i} is not in it")));
         }
+        // A time no counting takes (negative, not a number, past what a
+        // duration holds: about 585 billion years) is a damaged part, not a
+        // figure to add up and print.
+        if !(0.0..=MAX_PART_SECONDS).contains(&p.seconds) {
+            return Err(damaged(format!(
+                "its seconds ({}) are no counting time",
+                p.seconds
+            )));
+        }
         let sum = total(&p.results);
         if sum != Some(p.nodes) {
             return Err(damaged(match sum {
@@ -409,6 +418,11 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
         programs,
     })
 }
+
+/// The most seconds a part may say it counted: a thousand years, far past
+/// any count and far below what a `Duration` holds, so that the sum over
+/// every part stays one.
+pub const MAX_PART_SECONDS: f64 = 1000.0 * 365.25 * 86_400.0;
 
 /// The first part of the run most parts name: a stale part of another run
 /// (a leftover file a glob picked up) is then the one named as foreign,
@@ -621,6 +635,17 @@ mod tests {
         cut[0].1.results.pop();
         let e = merge(&cut).expect_err("cut").to_string();
         assert_eq!(e, "p1 (part 1/3) is damaged: unit 3 is not in it");
+        // A counting time no run takes: named, not added up (printed as a
+        // duration, past 2^64 seconds, it panicked).
+        for bad in [1e20, -5.0, f64::NAN, f64::INFINITY] {
+            let mut slow = parts.clone();
+            slow[0].1.seconds = bad;
+            let e = merge(&slow).expect_err("seconds").to_string();
+            assert!(
+                e.starts_with("p1 (part 1/3) is damaged: its seconds ("),
+                "{e}"
+            );
+        }
         let mut edited = parts.clone();
         edited[1].1.results[0].nodes += 1;
         let e = merge(&edited).expect_err("edited").to_string();

@@ -81,6 +81,9 @@ pub struct Backend {
     pub declares_chess960: bool,
     /// The `UCI_Chess960` value last sent to it (`None`: never).
     pub chess960_sent: Option<bool>,
+    /// Whether it has answered an `isready` (some engines never do: the
+    /// front-end then sends none of its own).
+    pub answers_isready: bool,
     /// The command as given, for messages.
     shown: String,
     /// Lines for the engine kept until its `uciok` (`None` after it).
@@ -191,6 +194,7 @@ impl Backend {
             author: None,
             options: Vec::new(),
             declares_chess960: false,
+            answers_isready: false,
             chess960_sent: None,
             waiting: Some(Vec::new()),
             held: None,

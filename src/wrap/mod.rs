@@ -162,13 +162,23 @@ pub enum Event {
 enum Asker {
     /// The GUI's `isready`, passed on.
     Gui,
-    /// The front-end's own, sent right after a `stop` that reached an idle
-    /// engine: some engines answer such a `stop` with a `bestmove`, which
-    /// would be read as the answer to the GUI's next search, and every
-    /// later answer as the one before it. The engine reads its input in
-    /// order, so whatever `bestmove` comes before this `readyok` answers
-    /// no search and is dropped.
-    Fence,
+    /// The front-end's own, sent right after a `stop` or `ponderhit`: some
+    /// engines answer one that finds them idle (their `bestmove` already
+    /// on its way, or given early) with a `bestmove`, which was read as
+    /// the answer to the GUI's next search, and every later answer as the
+    /// one before it. The engine reads its input in order, so before this
+    /// `readyok` come the `bestmove`s it owed when the fence was sent
+    /// (`owed`, counted down as they come) and nothing else: one beyond
+    /// them answers no search and is dropped.
+    Fence { owed: usize },
+}
+
+/// An `isready` the engine has not answered yet.
+#[derive(Debug, Clone, Copy)]
+struct Ready {
+    asker: Asker,
+    /// When the engine is restarted for not answering it.
+    deadline: Instant,
 }
 
 /// The audit log: one timestamped line per message, with its direction
@@ -251,10 +261,9 @@ struct Front {
     /// `ponderhit` (uci2wb reports an early answer as a UCI violation).
     /// Given to the GUI when it ends the search.
     early_answer: Option<String>,
-    /// Who sent each `isready` the engine has not answered yet, oldest
-    /// first: its `readyok`s come in that order.
-    readies: VecDeque<Asker>,
-    ready_deadline: Option<Instant>,
+    /// Each `isready` the engine has not answered yet, oldest first: its
+    /// `readyok`s come in that order.
+    readies: VecDeque<Ready>,
     /// `bestmove`s still to come for searches the front-end answered
     /// itself when the engine's time was up: dropped when they come, with
     /// the `info` lines before them.
@@ -298,7 +307,6 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         searches: VecDeque::new(),
         early_answer: None,
         readies: VecDeque::new(),
-        ready_deadline: None,
         late_answers: 0,
         late_deadline: None,
         exits_in_a_row: 0,
@@ -382,7 +390,8 @@ impl Front {
     fn next_deadline(&self) -> Option<Instant> {
         let search = self.searches.front().and_then(|s| s.deadline);
         let handshake = self.backend.as_ref().and_then(Backend::handshake_deadline);
-        [search, self.ready_deadline, handshake, self.late_deadline]
+        let ready = self.readies.front().map(|r| r.deadline);
+        [search, ready, handshake, self.late_deadline]
             .into_iter()
             .flatten()
             .min()
@@ -398,12 +407,11 @@ impl Front {
         {
             self.start_failed("it stayed silent");
         }
-        if self.ready_deadline.is_some_and(|d| d <= now) {
+        if self.readies.front().is_some_and(|r| r.deadline <= now) {
             for _ in 0..self.gui_readies() {
                 self.send_gui(&output::readyok());
             }
             self.readies.clear();
-            self.ready_deadline = None;
             self.send_gui("info string the engine did not answer isready in time; it is restarted");
             self.restart();
         }
@@ -450,7 +458,7 @@ impl Front {
             b.drop_held_gos();
         }
         if self.late_answers > 0 {
-            self.send_engine("stop");
+            self.send_stop();
             if let Some(b) = self.backend.as_mut() {
                 b.hold();
             }
@@ -500,8 +508,10 @@ impl Front {
             Command::IsReady => {
                 if self.backend.is_some() {
                     self.send_engine("isready");
-                    self.readies.push_back(Asker::Gui);
-                    self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
+                    self.readies.push_back(Ready {
+                        asker: Asker::Gui,
+                        deadline: Instant::now() + READY_TIMEOUT,
+                    });
                 } else {
                     self.send_gui(&output::readyok());
                 }
@@ -513,16 +523,22 @@ impl Front {
             Command::Position(p) => self.set_position(&p),
             Command::Go(g) => self.go(&g, line),
             Command::Stop => {
-                if self.engine_has_work() {
-                    self.send_engine("stop");
-                } else {
-                    self.stop_idle_engine();
+                // An engine still starting, or kept waiting for a late
+                // answer it was already told to stop, has nothing to stop
+                // but what is kept for it.
+                let waiting = self
+                    .backend
+                    .as_ref()
+                    .is_some_and(|b| b.in_handshake() || b.holding());
+                if self.engine_has_work() || !waiting {
+                    self.send_stop();
                 }
                 self.hurry();
                 self.end_open_searches();
             }
             Command::PonderHit => {
                 self.send_engine("ponderhit");
+                self.fence();
                 let margin = self.margin();
                 if let Some(s) = self.searches.back_mut() {
                     s.go.ponder = false;
@@ -550,7 +566,70 @@ impl Front {
 
     /// How many `isready`s of the GUI's the engine has still to answer.
     fn gui_readies(&self) -> usize {
-        self.readies.iter().filter(|a| **a == Asker::Gui).count()
+        self.readies
+            .iter()
+            .filter(|r| r.asker == Asker::Gui)
+            .count()
+    }
+
+    /// How many `bestmove`s the engine owes: one for each search it was
+    /// given and has not answered (the open one answered early excepted),
+    /// and the late ones for searches the front-end answered.
+    fn engine_owes(&self) -> usize {
+        let given = self.searches.iter().filter(|s| s.given).count();
+        let answered = usize::from(self.early_answer.is_some());
+        given.saturating_sub(answered) + self.late_answers
+    }
+
+    /// `stop` to the engine, then a fence ([`Asker::Fence`]).
+    fn send_stop(&mut self) {
+        self.send_engine("stop");
+        self.fence();
+    }
+
+    /// An `isready` of the front-end's own after a `stop` or `ponderhit`
+    /// ([`Asker::Fence`]). Only where the line goes out now (not kept for
+    /// a handshake or a late answer, where what it owes is not known
+    /// until then) and the engine has answered `isready` before: one that
+    /// never does (some do not) would have its moves dropped until it is
+    /// restarted for it.
+    fn fence(&mut self) {
+        let owed = self.engine_owes();
+        let Some(b) = self.backend.as_mut() else {
+            return;
+        };
+        if b.in_handshake() || b.holding() || !b.answers_isready {
+            return;
+        }
+        b.send("isready", &self.log);
+        self.readies.push_back(Ready {
+            asker: Asker::Fence { owed },
+            deadline: Instant::now() + READY_TIMEOUT,
+        });
+    }
+
+    /// Whether `line`, a `bestmove` or the `info` of one, answers no search:
+    /// it comes before a fence's `readyok` with nothing owed there. A
+    /// `bestmove` that is owed is counted down at every fence it precedes.
+    fn unasked(&mut self, line: &str) -> bool {
+        let first_owed = self.readies.iter().find_map(|r| match r.asker {
+            Asker::Fence { owed } => Some(owed),
+            Asker::Gui => None,
+        });
+        match first_owed {
+            None => false,
+            Some(0) => true,
+            Some(_) => {
+                if line.starts_with("bestmove") {
+                    for r in &mut self.readies {
+                        if let Asker::Fence { owed } = &mut r.asker {
+                            *owed = owed.saturating_sub(1);
+                        }
+                    }
+                }
+                false
+            }
+        }
     }
 
     /// Whether the engine owes a `bestmove` or will be given a `go` that
@@ -560,25 +639,6 @@ impl Front {
         let given = self.searches.iter().filter(|s| s.given).count();
         let answered = usize::from(self.early_answer.is_some());
         given > answered || self.searches.iter().any(|s| !s.given)
-    }
-
-    /// The GUI's `stop` with no search running: it still reaches an engine
-    /// that runs (a `go perft` ends at it), fenced with an `isready` so that
-    /// a `bestmove` it answers is dropped ([`Asker::Fence`]). An engine that
-    /// is starting, or that owes a late answer and is stopped already, is
-    /// not sent it.
-    fn stop_idle_engine(&mut self) {
-        let Some(b) = self.backend.as_mut() else {
-            return;
-        };
-        if b.in_handshake() || b.holding() {
-            return;
-        }
-        b.send("stop", &self.log);
-        b.send("isready", &self.log);
-        self.readies.push_back(Asker::Fence);
-        self.ready_deadline
-            .get_or_insert(Instant::now() + READY_TIMEOUT);
     }
 
     /// The GUI ended every search (`stop`, or a new `go`): none is
@@ -767,7 +827,7 @@ impl Front {
             // Every go gets its own bestmove: the running one is stopped
             // (not an engine that answered it already: it is idle).
             if self.engine_has_work() {
-                self.send_engine("stop");
+                self.send_stop();
             }
             self.hurry();
             self.end_open_searches();
@@ -805,6 +865,15 @@ impl Front {
         if line.starts_with("bestmove") || line == "readyok" {
             self.exits_in_a_row = 0;
         }
+        let searchy =
+            line.starts_with("bestmove") || (line.starts_with("info") && !is_info_string(line));
+        if searchy && self.unasked(line) {
+            // The answer of an idle engine to a `stop` or `ponderhit`
+            // ([`Asker::Fence`]): checked first, as a late answer owed
+            // comes before the fence too, and this one would be taken for it.
+            self.log.line("dropped", line);
+            return;
+        }
         if self.late_answers > 0 && (line.starts_with("bestmove") || line.starts_with("info")) {
             // Of a search already answered: its moves are not the GUI's now.
             if line.starts_with("bestmove") {
@@ -819,12 +888,6 @@ impl Front {
                     }
                 }
             }
-            return;
-        }
-        if self.readies.contains(&Asker::Fence)
-            && (line.starts_with("bestmove") || (line.starts_with("info") && !is_info_string(line)))
-        {
-            // The answer of an idle engine to a `stop` (see [`Asker::Fence`]).
             return;
         }
         if line.starts_with("bestmove") {
@@ -844,13 +907,14 @@ impl Front {
                 None => {}
             }
         } else if line == "readyok" {
-            if let Some(asker) = self.readies.pop_front() {
-                if self.readies.is_empty() {
-                    self.ready_deadline = None;
-                }
-                if asker == Asker::Gui {
-                    self.send_gui(line);
-                }
+            if let Some(b) = self.backend.as_mut() {
+                b.answers_isready = true;
+            }
+            if let Some(Ready {
+                asker: Asker::Gui, ..
+            }) = self.readies.pop_front()
+            {
+                self.send_gui(line);
             }
         } else if line.starts_with("id ") || line.starts_with("option ") || line == "uciok" {
             // The handshake was read at start.
@@ -993,14 +1057,11 @@ impl Front {
                 // The old engine took the GUI's isready with it: the new
                 // one answers it once its handshake is done. The front-end's
                 // own were the old engine's concern.
-                self.readies.retain(|a| *a == Asker::Gui);
+                // The GUI's wait is not extended (each keeps its deadline):
+                // an engine restarted again and again never answered it.
+                self.readies.retain(|r| r.asker == Asker::Gui);
                 for _ in 0..self.readies.len() {
                     b.send("isready", &self.log);
-                }
-                // The GUI's wait is not extended: an engine restarted
-                // again and again never answered it.
-                if !self.readies.is_empty() && self.ready_deadline.is_none() {
-                    self.ready_deadline = Some(Instant::now() + READY_TIMEOUT);
                 }
                 // The new engine is left in the GUI's latest position, as the
                 // old one was, when what it was given ends elsewhere (no
@@ -1098,7 +1159,6 @@ impl Front {
             self.send_gui(&output::readyok());
         }
         self.readies.clear();
-        self.ready_deadline = None;
     }
 
     /// The GUI is done (`quit`, or the end of its input): what it asked
@@ -1150,7 +1210,7 @@ impl Front {
     fn answer_open(&mut self) {
         if !self.searches.is_empty() {
             if self.engine_has_work() {
-                self.send_engine("stop");
+                self.send_stop();
             }
             self.end_open_searches();
         }
@@ -1166,7 +1226,6 @@ impl Front {
             self.send_gui(&output::readyok());
         }
         self.readies.clear();
-        self.ready_deadline = None;
         let why = match self.backend.as_ref() {
             _ if running => "the engine did not answer before quit",
             Some(_) => "the engine was still starting at quit",
@@ -1180,25 +1239,8 @@ impl Front {
 
 /// Turn the lines of `input` into events on `tx` (invalid UTF-8 replaced,
 /// never fatal), then `gone` at its end; stops early when nobody listens.
-pub fn pump(
-    mut input: impl BufRead,
-    tx: &Sender<Event>,
-    line: impl Fn(String) -> Event,
-    gone: Event,
-) {
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf).trim().to_owned();
-                if tx.send(line(text)).is_err() {
-                    return;
-                }
-            }
-        }
-    }
+pub fn pump(input: impl BufRead, tx: &Sender<Event>, line: impl Fn(String) -> Event, gone: Event) {
+    crate::lines::each_line(input, |text| tx.send(line(text)).is_ok());
     let _ = tx.send(gone);
 }
 

@@ -31,7 +31,8 @@ Modes:
            outside any search (as a search answered by the front-end, whose go
            reached a restarted engine, does)
   idlestop answers a `stop` with no search running with `bestmove` and the move it would
-           play in its last position (as some engines do)
+           play in its last position (as some engines do), 0.2 s after it (so that the
+           GUI's next `go` is on its way by then)
   ok       none of the above (king-takes-rook, reads everything)
 
 In every other mode a `go ponder` or `go infinite` keeps its bestmove until `stop` or `ponderhit`,
@@ -174,6 +175,7 @@ def main():
                 print(held, flush=True)
                 held = None
             elif cmd == "stop" and mode == "idlestop":
+                time.sleep(0.2)
                 legal = list(board.legal_moves)
                 text = write_move(board, legal[0], mode) if legal else "0000"
                 print(f"info depth 1 score cp 0 nodes 1 pv {text}")
