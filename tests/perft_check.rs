@@ -228,3 +228,30 @@ fn broken_engines_end_the_run_with_status_2() {
         );
     }
 }
+
+/// An engine that lists a move twice (a castle made once per encoding is a
+/// classic Chess960 generator bug) is told so, not told it lacks the move:
+/// its two lines were added up, and at depth 1 the move was reported
+/// missing with nothing extra.
+#[test]
+fn a_move_listed_twice_is_named() {
+    if !have_python_chess() {
+        return;
+    }
+    let engine = format!("python3 {ROOT}/tests/clients/buggy_perft_engine.py twice");
+    let fen = "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea - 0 1";
+    let out = run(&["perft", "1", "--fen", fen, "--engine", &engine]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("missing (legal, not listed by the engine): \n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("listed twice by the engine (in one castling encoding or both): c1a1 c1e1")
+            || text.contains(
+                "listed twice by the engine (in one castling encoding or both): c1e1 c1a1"
+            ),
+        "{text}"
+    );
+}

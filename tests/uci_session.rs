@@ -1853,16 +1853,26 @@ fn a_random_start_is_drawn_once_per_game() {
 fn go_perft_names_the_searchmoves_it_ignores() {
     let mut e = Engine::start();
     e.send("position startpos");
-    e.send("go perft 1 searchmoves e2e4 d2d4");
+    // One message for them all, an illegal one (e2e5) included.
+    e.send("go perft 1 searchmoves e2e4 e2e5");
     let (lines, last) = e.expect_by("Nodes searched", REPLY, |l| {
         l.starts_with("Nodes searched: ")
     });
     assert_eq!(last, "Nodes searched: 20", "{lines:?}");
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string error: ")
-                && l.contains("searchmoves e2e4 d2d4 ignored")),
+        errors[0].contains("searchmoves e2e4 e2e5 ignored"),
         "{lines:?}"
+    );
+    // A depth beyond 32 bits is named as such, not as a number never sent.
+    let out = e.ask("go perft 99999999999");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("go perft 4294967295 or more refused")),
+        "{out:?}"
     );
 }

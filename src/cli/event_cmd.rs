@@ -200,7 +200,6 @@ fn refuse_event_file(output: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `event reveal`: what to publish after the event.
 /// `event commitment`: the commitment alone, as `event new` printed it,
 /// for an organiser who did not keep that line (the pack's foot has it
 /// too, but the pack shows every round). The file is checked as every
@@ -213,6 +212,7 @@ fn commitment(a: &EventFileArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `event reveal`: what to publish after the event.
 fn reveal(a: &EventFileArgs) -> Result<ExitCode, CliError> {
     let e = load(&a.file)?;
     let starts: Vec<String> = e

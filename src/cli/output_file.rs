@@ -250,6 +250,11 @@ fn create_private_or_usual(path: &Path, access: Access, new: bool) -> io::Result
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     }
     let file = options.open(path)?;
+    if new {
+        // Made here with its mode (which the umask only narrows): no
+        // further step that could fail and leave it behind.
+        return Ok(file);
+    }
     let regular = file.metadata()?.is_file();
     // A file that existed kept its own mode on open.
     #[cfg(unix)]
@@ -257,7 +262,7 @@ fn create_private_or_usual(path: &Path, access: Access, new: bool) -> io::Result
         use std::os::unix::fs::PermissionsExt;
         file.set_permissions(Permissions::from_mode(0o600))?;
     }
-    if regular && !new {
+    if regular {
         file.set_len(0)?;
     }
     Ok(file)

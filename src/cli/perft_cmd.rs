@@ -505,6 +505,13 @@ fn check_engine(
                     "extra (listed by the engine, not legal): {}",
                     d.extra.join(" ")
                 )?;
+                if !d.twice.is_empty() {
+                    writeln!(
+                        out,
+                        "listed twice by the engine (in one castling encoding or both): {}",
+                        d.twice.join(" ")
+                    )?;
+                }
                 // The command that replays this difference, with the run's
                 // engine options, quoted for a shell.
                 let quote = |t: &str| {

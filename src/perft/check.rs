@@ -44,6 +44,10 @@ pub struct Difference {
     pub missing: Vec<String>,
     /// Moves the engine lists that are not legal.
     pub extra: Vec<String>,
+    /// Legal moves the engine lists more than once (in one encoding or in
+    /// both: a castle written king-takes-rook and as the king's
+    /// destination is a classic Chess960 generator bug).
+    pub twice: Vec<String>,
 }
 
 /// A divide in our encoding: move text (castling king-takes-rook) to count.
@@ -71,7 +75,7 @@ impl Checker<'_> {
         let mut depth = depth;
         loop {
             let ours = self.ours(&pos, depth);
-            let theirs = self.theirs(root, &line, &pos, depth)?;
+            let (theirs, twice) = self.theirs(root, &line, &pos, depth)?;
             let missing: Vec<String> = ours
                 .keys()
                 .filter(|m| !theirs.contains_key(*m))
@@ -82,13 +86,14 @@ impl Checker<'_> {
                 .filter(|m| !ours.contains_key(*m))
                 .cloned()
                 .collect();
-            if !missing.is_empty() || !extra.is_empty() {
+            if !missing.is_empty() || !extra.is_empty() || !twice.is_empty() {
                 return Ok(Some(Difference {
                     root_fen: shredder_fen(root),
                     moves: line,
                     fen: shredder_fen(&pos),
                     missing,
                     extra,
+                    twice,
                 }));
             }
             let Some((m, _)) = ours.iter().find(|(m, n)| theirs.get(*m) != Some(n)) else {
@@ -103,6 +108,7 @@ impl Checker<'_> {
                     fen: shredder_fen(&pos),
                     missing: vec![m.clone()],
                     extra: Vec::new(),
+                    twice: Vec::new(),
                 }));
             }
             let mv = parse_uci_move(&pos, m).map_err(|e| ClientError::Unexpected {
@@ -127,14 +133,16 @@ impl Checker<'_> {
     }
 
     /// The engine's divide of `pos` (reached from `root` by `line`), with
-    /// its moves read in either castling encoding and written ours.
+    /// its moves read in either castling encoding and written ours, and
+    /// the moves it lists more than once (their counts are then its
+    /// first line's: added up, the move was reported missing at depth 1).
     fn theirs(
         &mut self,
         root: &Chess,
         line: &[String],
         pos: &Chess,
         depth: u32,
-    ) -> Result<Counts, ClientError> {
+    ) -> Result<(Counts, Vec<String>), ClientError> {
         let fen = match self.style {
             FenStyle::Shredder => shredder_fen(root),
             FenStyle::XFen => xfen(root),
@@ -145,13 +153,23 @@ impl Checker<'_> {
             format!("fen {fen} moves {}", line.join(" "))
         };
         let mut out = Counts::new();
+        let mut twice = Vec::new();
         for (text, n) in self.client.divide(&setup, depth)? {
             // A move we cannot read is not legal here: it is kept as the
             // engine wrote it, and reported as extra.
             let key = parse_uci_move(pos, &text)
                 .map_or(text, |m| uci_move(m, CastlingStyle::KingTakesRook));
-            *out.entry(key).or_default() += n;
+            match out.entry(key) {
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(n);
+                }
+                std::collections::btree_map::Entry::Occupied(e) => {
+                    if !twice.contains(e.key()) {
+                        twice.push(e.key().clone());
+                    }
+                }
+            }
         }
-        Ok(out)
+        Ok((out, twice))
     }
 }

@@ -280,7 +280,8 @@ impl Session {
         if let Some(depth) = g.perft {
             if depth > MAX_PERFT_DEPTH {
                 self.error(&format!(
-                    "go perft {depth} refused: the maximum is {MAX_PERFT_DEPTH}"
+                    "go perft {} refused: the maximum is {MAX_PERFT_DEPTH}",
+                    or_more(depth)
                 ));
                 return;
             }
@@ -302,7 +303,13 @@ impl Session {
         let mut ignored: Vec<String> = g.ignored.iter().map(|w| format!("'{w}'")).collect();
         let pos = self.game.position().clone();
         let mut searchmoves = Vec::new();
-        for m in &g.searchmoves {
+        // A `go perft` names all its searchmoves as ignored, below.
+        let to_search = if g.perft.is_none() {
+            &g.searchmoves[..]
+        } else {
+            &[]
+        };
+        for m in to_search {
             match parse_uci_move(&pos, m) {
                 Ok(mv) => searchmoves.push(mv),
                 Err(e) => ignored.push(format!("searchmoves {e}")),
@@ -388,7 +395,8 @@ impl Session {
         if let Some(d) = depth {
             if d > MAX_DEPTH {
                 self.out.send(&format!(
-                    "info string depth {d} is beyond the maximum, searching to depth {MAX_DEPTH}"
+                    "info string depth {} is beyond the maximum, searching to depth {MAX_DEPTH}",
+                    or_more(d)
                 ));
             }
         }
@@ -507,6 +515,17 @@ pub const MAX_MESSAGE_CHARS: usize = 300;
 /// Cut a message that echoes input (a 1 MB FEN field, an option name made
 /// of thousands of words) so the GUI gets one line of bounded length; the
 /// culprit is named near the start, so the head is what matters.
+/// A `go` count as the GUI may have sent it: the type's largest stands for
+/// every number beyond it too (`go depth 99999999999` is read so), which
+/// a message names as such rather than as a number the GUI never sent.
+fn or_more(n: u32) -> String {
+    if n == u32::MAX {
+        format!("{n} or more")
+    } else {
+        n.to_string()
+    }
+}
+
 fn cap_message(msg: &str) -> String {
     match msg.char_indices().nth(MAX_MESSAGE_CHARS) {
         None => msg.to_owned(),

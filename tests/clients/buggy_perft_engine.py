@@ -6,7 +6,10 @@ It answers `uci`, `isready`, `position` and `go perft N` (a Stockfish-style
 divide) with python-chess, except that its move generator drops every castle
 whose rook would cross or land on a square the opponent attacks: a rule that
 does not exist (only the king's path must be safe). Everything else is
-python-chess's legal move generation. Usage: buggy_perft_engine.py
+python-chess's legal move generation. Usage: buggy_perft_engine.py [twice]
+
+With `twice` it drops nothing but lists every castle twice in its divide (a
+generator that makes a castle once per encoding, or once per rook search).
 """
 import sys
 
@@ -24,7 +27,12 @@ def rook_path_attacked(board, move):
     return any(board.is_attacked_by(not board.turn, sq) for sq in squares)
 
 
+TWICE = len(sys.argv) > 1 and sys.argv[1] == "twice"
+
+
 def moves(board):
+    if TWICE:
+        return list(board.legal_moves)
     return [m for m in board.legal_moves if not rook_path_attacked(board, m)]
 
 
@@ -74,6 +82,8 @@ def main():
                 board.pop()
                 total += n
                 print(f"{m.uci()}: {n}")
+                if TWICE and board.is_castling(m):
+                    print(f"{m.uci()}: {n}")
             print()
             print(f"Nodes searched: {total}")
         elif cmd == "quit":
