@@ -378,3 +378,42 @@ fn depth_9_of_the_standard_start_merges_to_the_published_perft_9() {
         );
     }
 }
+
+/// A suite file whose count for a start position is not the built-in
+/// table's: the merge names the conflict, checks against the table (the
+/// independent count) and fails, printing its results; it no longer says
+/// that a part was edited, with no result at all.
+#[test]
+fn a_suite_reference_that_is_not_the_tables_is_named() {
+    let dir = scratch("conflict");
+    std::fs::write(
+        dir.join("s.epd"),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 ;D2 401\n",
+    )
+    .expect("write suite");
+    let plain = run(&["perft", "2", "--epd", "s.epd"], &dir);
+    assert_eq!(plain.status.code(), Some(1), "{}", text(&plain.stdout));
+    assert!(text(&plain.stdout).contains("MISMATCH"));
+    // The part fails as the plain run does, and its report is written.
+    let part = run(
+        &["perft", "2", "--epd", "s.epd", "--shard", "1/1", "--json"],
+        &dir,
+    );
+    assert_eq!(part.status.code(), Some(1));
+    std::fs::write(dir.join("p1.json"), &part.stdout).expect("write part");
+    let out = run(&["perft-merge", "p1.json"], &dir);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("expects 401 at depth 2, the built-in table of the 960 starts 400")
+            && err.contains("checked against the table")
+            && !err.contains("a part was edited"),
+        "{err}"
+    );
+    assert!(
+        text(&out.stdout).contains("nodes 400 expected 400 ok"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -316,7 +316,8 @@ pub struct PerftArgs {
     pub json: bool,
     /// Suites: count each position at the deepest depth up to DEPTH whose
     /// expected count is at most N (a node cap for quick checks; depth 1,
-    /// said on stderr when unchecked, where none is that small).
+    /// said on stderr when unchecked, where none is that small). A position
+    /// with no expected counts is counted at DEPTH: the cap reads them.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
     /// Check another UCI engine's `go perft` against ours (its command line,
