@@ -231,7 +231,7 @@ impl UciClient {
             let _ = self.send("stop");
             return Err(ClientError::NoPerft {
                 command: self.command.clone(),
-                line,
+                line: clip(&line),
             });
         }
         let mut out = Vec::new();
@@ -248,7 +248,7 @@ impl UciClient {
                 None => {
                     return Err(ClientError::Unexpected {
                         command: self.command.clone(),
-                        line,
+                        line: clip(&line),
                         doing,
                     })
                 }
@@ -267,6 +267,18 @@ impl Drop for UciClient {
     }
 }
 
+/// The most of an engine's line a message quotes: enough to recognise it,
+/// and one stderr line even when the engine wrote megabytes without a break.
+const QUOTED_CHARS: usize = 200;
+
+/// `line` cut to [`QUOTED_CHARS`] characters, marked where cut.
+fn clip(line: &str) -> String {
+    match line.char_indices().nth(QUOTED_CHARS) {
+        Some((at, _)) => format!("{}... ({} bytes in all)", &line[..at], line.len()),
+        None => line.to_owned(),
+    }
+}
+
 /// The name of an `id name` line, read by vampirc-uci behind a panic
 /// guard (it is not sound on every input).
 fn id_name(line: &str) -> Option<String> {
@@ -277,5 +289,17 @@ fn id_name(line: &str) -> Option<String> {
             name: Some(name), ..
         } => Some(name),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_quoted_line_is_clipped() {
+        assert_eq!(super::clip("bestmove e2e4"), "bestmove e2e4");
+        let long = "x".repeat(1000);
+        let clipped = super::clip(&long);
+        assert!(clipped.starts_with(&"x".repeat(200)), "{clipped}");
+        assert!(clipped.ends_with("... (1000 bytes in all)"), "{clipped}");
     }
 }

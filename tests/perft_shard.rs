@@ -417,3 +417,30 @@ fn a_suite_reference_that_is_not_the_tables_is_named() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-` is stdin for a suite file as for a part, and given twice to
+/// `perft-merge` it is refused as such (its second read was empty, and
+/// named as a report that is not JSON).
+#[test]
+fn stdin_reads_a_suite_and_one_part() {
+    use std::io::Write as _;
+    let mut child = Command::new(BIN)
+        .args(["perft", "2", "--epd", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run chess960");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 ;D2 400\n")
+        .expect("write suite");
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("nodes 400 expected 400 ok"));
+    let out = run(&["perft-merge", "-", "-"], &std::env::temp_dir());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("'-' (stdin) is given more than once"));
+}

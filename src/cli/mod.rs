@@ -299,7 +299,7 @@ pub struct PerftArgs {
     /// All 960 start positions, checked against the reference table where it has the depth.
     #[arg(long, group = "source")]
     pub all: bool,
-    /// A suite file: `.perft` blocks, EPD with `;D1 n` fields, or the TSV table.
+    /// A suite file: `.perft` blocks, EPD with `;D1 n` fields, or the TSV table (`-`: stdin).
     #[arg(long, group = "source")]
     pub epd: Option<PathBuf>,
     /// One line per root move with its count.
@@ -583,6 +583,19 @@ impl CliError {
 /// Whether a file argument means stdout: `-`, as everywhere in this program.
 fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
+}
+
+/// The text of an input file, or of stdin for `-` (as everywhere in this
+/// program), the message naming it when it cannot be read.
+fn read_input(path: &Path) -> Result<String, CliError> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| CliError::Io(format!("cannot read stdin: {e}")))?;
+        return Ok(s);
+    }
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))
 }
 
 /// Write a page (or chart) to `path`, or to stdout for `-`, naming the file

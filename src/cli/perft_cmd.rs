@@ -232,8 +232,7 @@ fn source(a: &PerftArgs, fen: Option<&str>) -> Result<Source, CliError> {
         return all_starts().map(Source::Suite);
     }
     if let Some(path) = &a.epd {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::Io(format!("cannot read {}: {e}", path.display())))?;
+        let text = super::read_input(path)?;
         // A file that does not read as a suite: a runtime error (status 1),
         // as a damaged event file is, not a usage error.
         let entries =

@@ -10,7 +10,7 @@
 //! is missing, doubled, of another run or damaged, or a count differs from
 //! the reference.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -190,16 +190,7 @@ fn root_moves_part(
 /// Read a part's report from `path` (`-`: stdin).
 fn read_part(path: &std::path::Path) -> Result<(String, PartReport), CliError> {
     let name = path.display().to_string();
-    let text = if name == "-" {
-        let mut s = String::new();
-        io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| CliError::Io(format!("cannot read stdin: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| CliError::Io(format!("cannot read {name}: {e}")))?
-    };
+    let text = super::read_input(path)?;
     let report = serde_json::from_str(&text).map_err(|e| {
         CliError::Mismatch(format!(
             "{name} is not the --json report of a perft --shard part: {e}"
@@ -229,6 +220,11 @@ struct MergedReport<'a> {
 /// A file that cannot be read or is not a part report, and parts that do
 /// not make one whole run (status 1).
 pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
+    if a.files.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+        return Err(CliError::Usage(
+            "'-' (stdin) is given more than once: it holds one part".into(),
+        ));
+    }
     let parts = a
         .files
         .iter()
