@@ -55,6 +55,11 @@ pub enum StartError {
     },
 }
 
+/// How long the first engine is given to answer the `isready` sent after
+/// its handshake (a few milliseconds as a rule; an engine that never
+/// answers costs this once, at start).
+pub const ISREADY_PROBE: Duration = Duration::from_secs(1);
+
 /// A line kept for the engine until its `uciok`.
 struct Kept {
     line: String,
@@ -81,8 +86,8 @@ pub struct Backend {
     pub declares_chess960: bool,
     /// The `UCI_Chess960` value last sent to it (`None`: never).
     pub chess960_sent: Option<bool>,
-    /// Whether it has answered an `isready` (some engines never do: the
-    /// front-end then sends none of its own).
+    /// Whether it answered the `isready` sent after its first handshake
+    /// (see [`ISREADY_PROBE`]).
     pub answers_isready: bool,
     /// The command as given, for messages.
     shown: String,
@@ -126,6 +131,7 @@ impl Backend {
                 Ok(Event::Engine(g, line)) if g == generation => {
                     log.line("engine>", &line);
                     if backend.handshake_line(&line, log) {
+                        backend.probe_isready(rx, held, log);
                         return Ok(backend);
                     }
                 }
@@ -139,6 +145,35 @@ impl Backend {
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(backend.failed("the channel closed"));
                 }
+            }
+        }
+    }
+
+    /// Send `isready` and wait up to [`ISREADY_PROBE`] for its `readyok`:
+    /// whether this program answers it (some never do), which decides
+    /// whether the front-end may fence a `stop` with an `isready` of its
+    /// own. Asked once, before the GUI is read: a restart is the same
+    /// program, and later the answer could come after the GUI's first
+    /// `stop`. What else comes meanwhile is kept for the caller.
+    fn probe_isready(&mut self, rx: &Receiver<Event>, held: &mut Vec<Event>, log: &Log) {
+        self.write("isready", log);
+        let end = Instant::now() + ISREADY_PROBE;
+        while let Some(left) = end.checked_duration_since(Instant::now()) {
+            match rx.recv_timeout(left) {
+                Ok(Event::Engine(g, line)) if g == self.generation => {
+                    log.line("engine>", &line);
+                    if line == "readyok" {
+                        self.answers_isready = true;
+                        return;
+                    }
+                }
+                Ok(other @ Event::EngineGone(_)) => {
+                    held.push(other);
+                    return;
+                }
+                Ok(Event::Engine(..)) => {}
+                Ok(other) => held.push(other),
+                Err(_) => return,
             }
         }
     }

@@ -272,6 +272,9 @@ struct Front {
     late_deadline: Option<Instant>,
     /// Exits of the engine since it last answered anything.
     exits_in_a_row: u32,
+    /// Whether the engine's program answers `isready` (asked at its first
+    /// start, and seen since): only then are `stop`s fenced.
+    answers_isready: bool,
     own: Engine,
     /// Set at `quit` or end of input: an engine that fails now is not
     /// restarted.
@@ -290,6 +293,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
     std::thread::spawn(move || pump(io::stdin().lock(), &gui, Event::Gui, Event::GuiGone));
     let mut held = Vec::new();
     let backend = Backend::start(&cfg.command, 0, &tx, &rx, &mut held, &log)?;
+    let answers_isready = backend.answers_isready;
     let mut front = Front {
         cfg,
         log,
@@ -310,6 +314,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         late_answers: 0,
         late_deadline: None,
         exits_in_a_row: 0,
+        answers_isready,
         own: Engine::new(FALLBACK_HASH_MB),
         quitting: false,
     };
@@ -598,7 +603,7 @@ impl Front {
         let Some(b) = self.backend.as_mut() else {
             return;
         };
-        if b.in_handshake() || b.holding() || !b.answers_isready {
+        if b.in_handshake() || b.holding() || !self.answers_isready {
             return;
         }
         b.send("isready", &self.log);
@@ -907,9 +912,7 @@ impl Front {
                 None => {}
             }
         } else if line == "readyok" {
-            if let Some(b) = self.backend.as_mut() {
-                b.answers_isready = true;
-            }
+            self.answers_isready = true;
             if let Some(Ready {
                 asker: Asker::Gui, ..
             }) = self.readies.pop_front()
