@@ -291,7 +291,6 @@ proptest! {
         pick in any::<prop::sample::Index>(),
         bad in prop_oneof![
             garbage_word(),
-            Just("99999999999999999999999".to_owned()),
             Just("1e5".to_owned()),
             Just("5.0".to_owned()),
             Just("0x10".to_owned()),
@@ -304,11 +303,9 @@ proptest! {
         prop_assume!(!numeric.is_empty());
         let i = numeric[pick.index(numeric.len())];
         let key = segs[i][0].clone();
-        // A time with a fraction is read (see the property below), and one
-        // beyond i64 as its end; a count is not.
-        prop_assume!(
-            !((bad == "5.0" || bad == "99999999999999999999999") && TIME_KEYS.contains(&key.as_str()))
-        );
+        // A time with a fraction is read (see the property below); a count
+        // is not. A whole number beyond its type is read (the property after).
+        prop_assume!(!(bad == "5.0" && TIME_KEYS.contains(&key.as_str())));
         let named = if bad.is_empty() {
             // A missing value: drop it and put the key last.
             segs.remove(i);
@@ -324,6 +321,37 @@ proptest! {
         want.ignored = vec![named];
         want.unread_keys = GO_KEYS.iter().copied().filter(|k| *k == key).collect();
         prop_assert_eq!(got, want, "{}", line);
+    }
+
+    #[test]
+    fn go_with_a_number_beyond_its_type_reads_its_largest(
+        g in go_command(),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let mut segs = go_segments(&g);
+        let numeric: Vec<usize> = (0..segs.len()).filter(|&i| segs[i].len() == 2 && segs[i][0] != "searchmoves").collect();
+        prop_assume!(!numeric.is_empty());
+        let i = numeric[pick.index(numeric.len())];
+        let key = segs[i][0].clone();
+        segs[i][1] = "99999999999999999999999".to_owned();
+        let line = join(&segs);
+        // A very long clock or a very deep search, never an unreadable
+        // limit (which searched to depth 1 or moved at once).
+        let mut want = g.clone();
+        match key.as_str() {
+            "wtime" => want.wtime = Some(i64::MAX),
+            "btime" => want.btime = Some(i64::MAX),
+            "winc" => want.winc = Some(i64::MAX),
+            "binc" => want.binc = Some(i64::MAX),
+            "movetime" => want.movetime = Some(i64::MAX),
+            "movestogo" => want.movestogo = Some(u32::MAX),
+            "depth" => want.depth = Some(u32::MAX),
+            "nodes" => want.nodes = Some(u64::MAX),
+            "mate" => want.mate = Some(u32::MAX),
+            "perft" => want.perft = Some(u32::MAX),
+            other => return Err(TestCaseError::fail(format!("no number key '{other}'"))),
+        }
+        prop_assert_eq!(go_of(&line), want, "{}", line);
     }
 
     #[test]

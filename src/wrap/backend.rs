@@ -89,6 +89,9 @@ pub struct Backend {
     /// Whether it answered the `isready` sent after its first handshake
     /// (see [`ISREADY_PROBE`]).
     pub answers_isready: bool,
+    /// Whether that `isready` is still unanswered: its `readyok`, when it
+    /// comes, answers none of the front-end's queue.
+    pub probe_unanswered: bool,
     /// The command as given, for messages.
     shown: String,
     /// Lines for the engine kept until its `uciok` (`None` after it).
@@ -157,6 +160,7 @@ impl Backend {
     /// `stop`. What else comes meanwhile is kept for the caller.
     fn probe_isready(&mut self, rx: &Receiver<Event>, held: &mut Vec<Event>, log: &Log) {
         self.write("isready", log);
+        self.probe_unanswered = true;
         let end = Instant::now() + ISREADY_PROBE;
         while let Some(left) = end.checked_duration_since(Instant::now()) {
             match rx.recv_timeout(left) {
@@ -164,6 +168,7 @@ impl Backend {
                     log.line("engine>", &line);
                     if line == "readyok" {
                         self.answers_isready = true;
+                        self.probe_unanswered = false;
                         return;
                     }
                 }
@@ -230,6 +235,7 @@ impl Backend {
             options: Vec::new(),
             declares_chess960: false,
             answers_isready: false,
+            probe_unanswered: false,
             chess960_sent: None,
             waiting: Some(Vec::new()),
             held: None,

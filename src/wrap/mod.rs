@@ -462,10 +462,15 @@ impl Front {
         if let Some(b) = self.backend.as_mut() {
             b.drop_held_gos();
         }
+        let holding = self.backend.as_ref().is_some_and(Backend::holding);
         if self.late_answers > 0 {
-            self.send_stop();
-            if let Some(b) = self.backend.as_mut() {
-                b.hold();
+            // A hold begins with the `stop`: a second one, kept, would
+            // reach the engine idle when the hold ends, with no fence.
+            if !holding {
+                self.send_stop();
+                if let Some(b) = self.backend.as_mut() {
+                    b.hold();
+                }
             }
             // Not moved on by later searches: an engine that answers
             // nothing is restarted in the end.
@@ -543,7 +548,12 @@ impl Front {
             }
             Command::PonderHit => {
                 self.send_engine("ponderhit");
-                self.fence();
+                // Only an engine that answered early may take a `ponderhit`
+                // for a search of its own; one still pondering is not sent
+                // an `isready` in the middle of its search.
+                if self.engine_owes() == 0 {
+                    self.fence();
+                }
                 let margin = self.margin();
                 if let Some(s) = self.searches.back_mut() {
                     s.go.ponder = false;
@@ -913,6 +923,12 @@ impl Front {
             }
         } else if line == "readyok" {
             self.answers_isready = true;
+            if let Some(b) = self.backend.as_mut().filter(|b| b.probe_unanswered) {
+                // The answer to the probe after the first handshake, late:
+                // no `isready` of the queue's.
+                b.probe_unanswered = false;
+                return;
+            }
             if let Some(Ready {
                 asker: Asker::Gui, ..
             }) = self.readies.pop_front()
