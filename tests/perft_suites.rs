@@ -391,6 +391,18 @@ fn cli_bad_input_is_one_stderr_line_and_status_2() {
             "--fen".into(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5".into(),
         ],
+        // Nor a quoted FEN's halfmove clock (it counted to depth 5, or
+        // called 0 a depth out of range).
+        vec![
+            "perft".into(),
+            "--fen".into(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5".into(),
+        ],
+        vec![
+            "perft".into(),
+            "--fen".into(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0".into(),
+        ],
         // --max-nodes is for suites, whatever else is asked.
         vec![
             "perft".into(),

@@ -195,6 +195,21 @@ fn depth_and_fen(a: &PerftArgs) -> Result<(u32, Option<String>), CliError> {
                     words[5]
                 )));
             }
+            // A number quoted with the FEN's fields (`--fen '... - 5'`) is
+            // the FEN's halfmove clock, not a depth: only a word of its own
+            // after the FEN is one (`--fen ... - 5`, unquoted).
+            let quoted = a
+                .fen
+                .as_ref()
+                .and_then(|f| f.last())
+                .is_some_and(|arg| arg.split_whitespace().count() > 1);
+            if quoted && words.len() > 4 {
+                return Err(CliError::Usage(format!(
+                    "perft needs a DEPTH: '{}' is a field of the quoted FEN, not a depth \
+                     (e.g. chess960 perft 5 --fen '...')",
+                    words[words.len() - 1]
+                )));
+            }
             let last = words.pop().filter(|_| a.fen.is_some());
             match last.map(|w| (w, w.parse::<u32>())) {
                 Some((_, Ok(d))) => d,
