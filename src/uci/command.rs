@@ -445,10 +445,15 @@ impl Count for u64 {
 /// caps it; read as unreadable, it searched to depth 1). A sign, a
 /// fraction or anything but digits is not read.
 fn count<T: Count>(text: &str) -> Option<T> {
-    text.parse().ok().or_else(|| {
-        let digits = text.strip_prefix('+').unwrap_or(text);
-        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(T::MAX)
-    })
+    text.parse()
+        .ok()
+        .or_else(|| digits_only(text.strip_prefix('+').unwrap_or(text)).then_some(T::MAX))
+}
+
+/// Whether `text` is one or more ASCII digits and nothing else: a whole
+/// number however large, once its sign is taken off.
+pub(crate) fn digits_only(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A time in milliseconds: a whole number, or a decimal one (`2000.5`,

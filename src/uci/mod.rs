@@ -512,9 +512,6 @@ impl Session {
 /// Longest message text sent in an `info string` about the input.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
-/// Cut a message that echoes input (a 1 MB FEN field, an option name made
-/// of thousands of words) so the GUI gets one line of bounded length; the
-/// culprit is named near the start, so the head is what matters.
 /// A `go` count as the GUI may have sent it: the type's largest stands for
 /// every number beyond it too (`go depth 99999999999` is read so), which
 /// a message names as such rather than as a number the GUI never sent.
@@ -526,6 +523,9 @@ fn or_more(n: u32) -> String {
     }
 }
 
+/// Cut a message that echoes input (a 1 MB FEN field, an option name made
+/// of thousands of words) so the GUI gets one line of bounded length; the
+/// culprit is named near the start, so the head is what matters.
 fn cap_message(msg: &str) -> String {
     match msg.char_indices().nth(MAX_MESSAGE_CHARS) {
         None => msg.to_owned(),

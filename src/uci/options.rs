@@ -133,8 +133,7 @@ impl Spec {
                 let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
                 let n: i64 = v.trim().parse().map_err(|_| {
                     let t = v.trim();
-                    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    if super::command::digits_only(t.strip_prefix(['+', '-']).unwrap_or(t)) {
                         // A whole number all the same, beyond what any spin holds.
                         format!("option {name}: {t} out of range {min}..{max}")
                     } else {

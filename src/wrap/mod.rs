@@ -413,10 +413,7 @@ impl Front {
             self.start_failed("it stayed silent");
         }
         if self.readies.front().is_some_and(|r| r.deadline <= now) {
-            for _ in 0..self.gui_readies() {
-                self.send_gui(&output::readyok());
-            }
-            self.readies.clear();
+            self.answer_gui_readies();
             self.send_gui("info string the engine did not answer isready in time; it is restarted");
             self.restart();
         }
@@ -585,6 +582,16 @@ impl Front {
             .iter()
             .filter(|r| r.asker == Asker::Gui)
             .count()
+    }
+
+    /// Answer every `isready` of the GUI's the engine has not, and forget
+    /// the front-end's own: the engine is given up on, restarted for not
+    /// answering, or the GUI has quit.
+    fn answer_gui_readies(&mut self) {
+        for _ in 0..self.gui_readies() {
+            self.send_gui(&output::readyok());
+        }
+        self.readies.clear();
     }
 
     /// How many `bestmove`s the engine owes: one for each search it was
@@ -1174,10 +1181,7 @@ impl Front {
             }
             self.replace(&search, "no engine is running");
         }
-        for _ in 0..self.gui_readies() {
-            self.send_gui(&output::readyok());
-        }
-        self.readies.clear();
+        self.answer_gui_readies();
     }
 
     /// The GUI is done (`quit`, or the end of its input): what it asked
@@ -1241,10 +1245,7 @@ impl Front {
                 || f.backend.as_ref().is_none_or(Backend::in_handshake)
         });
         self.early_answer = None;
-        for _ in 0..self.gui_readies() {
-            self.send_gui(&output::readyok());
-        }
-        self.readies.clear();
+        self.answer_gui_readies();
         let why = match self.backend.as_ref() {
             _ if running => "the engine did not answer before quit",
             Some(_) => "the engine was still starting at quit",
