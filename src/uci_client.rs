@@ -218,7 +218,7 @@ impl UciClient {
     /// As [`Self::read_until`], and [`ClientError::Unexpected`] for a line
     /// that is neither a divide line, an `info` line nor blank (an engine
     /// without `go perft` usually answers with a `bestmove` or an error).
-    pub fn divide(&mut self, setup: &str, depth: u32) -> Result<Vec<(String, u64)>, ClientError> {
+    pub fn divide(&mut self, setup: &str, depth: u32) -> Result<Divide, ClientError> {
         self.send(&format!("position {setup}"))?;
         self.send(&format!("go perft {depth}"))?;
         let doing = format!("answering 'go perft {depth}' after 'position {setup}'");
@@ -235,7 +235,7 @@ impl UciClient {
             });
         }
         let mut out = Vec::new();
-        lines.pop(); // `Nodes searched: N`
+        let total = lines.pop().and_then(|l| nodes_searched(&l));
         for line in lines.drain(..) {
             if line.is_empty() || line.starts_with("info") {
                 continue;
@@ -254,8 +254,26 @@ impl UciClient {
                 }
             }
         }
-        Ok(out)
+        Ok(Divide { moves: out, total })
     }
+}
+
+/// One divide as an engine wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divide {
+    /// Each move as written, with its count.
+    pub moves: Vec<(String, u64)>,
+    /// The engine's own total (`Nodes searched: N`), when it is a number.
+    /// It is the engine's claim, kept apart from its lines: an engine can
+    /// count every move right and still add them up wrong.
+    pub total: Option<u64>,
+}
+
+/// The number of a `Nodes searched: N` line (its first word after the
+/// colon, so a rate or time after it does not hide the count).
+fn nodes_searched(line: &str) -> Option<u64> {
+    let (_, rest) = line.strip_prefix("Nodes searched")?.split_once(':')?;
+    rest.split_whitespace().next()?.parse().ok()
 }
 
 impl Drop for UciClient {
@@ -294,6 +312,20 @@ fn id_name(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_total_is_the_first_number_after_the_colon() {
+        assert_eq!(
+            super::nodes_searched("Nodes searched: 197281"),
+            Some(197281)
+        );
+        assert_eq!(
+            super::nodes_searched("Nodes searched : 20 (0.1 s)"),
+            Some(20)
+        );
+        assert_eq!(super::nodes_searched("Nodes searched: many"), None);
+        assert_eq!(super::nodes_searched("Nodes searched"), None);
+    }
+
     #[test]
     fn a_quoted_line_is_clipped() {
         assert_eq!(super::clip("bestmove e2e4"), "bestmove e2e4");

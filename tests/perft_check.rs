@@ -255,3 +255,75 @@ fn a_move_listed_twice_is_named() {
         "{text}"
     );
 }
+
+/// An engine that lists every move right but adds its total up wrong is
+/// told which number is wrong, at the suite position itself.
+#[test]
+fn a_wrong_total_is_named() {
+    if !have_python_chess() {
+        return;
+    }
+    let engine = format!("python3 {ROOT}/tests/clients/buggy_perft_engine.py total");
+    let fen = "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea - 0 1";
+    let out = run(&["perft", "2", "--fen", fen, "--engine", &engine, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let d = &report(&out)["first_difference"];
+    assert_eq!(d["moves"], serde_json::json!([]), "{d}");
+    assert_eq!(d["missing"], serde_json::json!([]), "{d}");
+    assert_eq!(d["extra"], serde_json::json!([]), "{d}");
+    let m = &d["miscount"];
+    assert_eq!(m["said_in"], "total", "{d}");
+    assert_eq!(m["depth"], 2, "{d}");
+    // The engine's total adds the two castles' counts once more.
+    let said = m["said"].as_u64().unwrap_or(0);
+    let right = m["right"].as_u64().unwrap_or(0);
+    assert!(said > right && right > 0, "{d}");
+
+    let out = run(&["perft", "2", "--fen", fen, "--engine", &engine]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "the engine's total (Nodes searched) at depth 2 is {said}, but its own divide of this position adds up to {right}"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("replay: chess960 perft 2 --fen"), "{text}");
+}
+
+/// An engine whose count for a move is not what its own divide after
+/// that move adds up to (a stale perft hash entry) is pinned to the
+/// position it counts two ways; an engine that agrees with itself and
+/// with us (Stockfish, above) is not.
+#[test]
+fn a_count_that_changes_when_asked_again_is_named() {
+    if !have_python_chess() {
+        return;
+    }
+    let engine = format!("python3 {ROOT}/tests/clients/buggy_perft_engine.py stale");
+    let fen = "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea - 0 1";
+    let out = run(&["perft", "3", "--fen", fen, "--engine", &engine, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let d = &report(&out)["first_difference"];
+    let m = &d["miscount"];
+    assert_eq!(m["said_in"], "divide_above", "{d}");
+    // The engine said one more than the position's count, for a castle.
+    assert_eq!(
+        m["said"].as_u64(),
+        m["right"].as_u64().map(|n| n + 1),
+        "{d}"
+    );
+    let moves = d["moves"].as_array().cloned().unwrap_or_default();
+    let last = moves.last().and_then(|v| v.as_str()).unwrap_or("");
+    assert!(
+        ["c1a1", "c1e1", "c8a8", "c8e8"].contains(&last),
+        "the miscounted move is a castle: {d}"
+    );
+    let out = run(&["perft", "3", "--fen", fen, "--engine", &engine]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("miscounted: the engine counted {last} as")),
+        "{text}"
+    );
+    assert!(text.contains("replay: chess960 perft 3 --fen"), "{text}");
+}

@@ -322,7 +322,8 @@ pub struct PerftArgs {
     pub max_nodes: Option<u64>,
     /// Check another UCI engine's `go perft` against ours (its command line,
     /// split as a shell would, without a shell); the first difference is
-    /// pinned to a position and its missing and extra moves.
+    /// pinned to a position and its missing and extra moves, or to a count
+    /// the engine gives wrong while listing the moves right.
     #[arg(long, value_name = "CMD")]
     pub engine: Option<String>,
     /// How to send FENs to --engine: shredder (HAha) or xfen (KQkq).

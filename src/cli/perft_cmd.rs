@@ -29,6 +29,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use super::{CliError, PerftArgs};
 use crate::notation::{parse_fen, shredder_fen};
+use crate::perft::check::{Miscount, SaidIn};
 use crate::perft::runner::{self, Job, JobResult, Summary};
 use crate::perft::suite::{self, SuiteEntry};
 use crate::perft::{Perft, PerftConfig};
@@ -509,16 +510,20 @@ fn check_engine(
                 };
                 writeln!(out, "moves to the differing position: {shown}")?;
                 writeln!(out, "differing position: {}", d.fen)?;
-                writeln!(
-                    out,
-                    "missing (legal, not listed by the engine): {}",
-                    d.missing.join(" ")
-                )?;
-                writeln!(
-                    out,
-                    "extra (listed by the engine, not legal): {}",
-                    d.extra.join(" ")
-                )?;
+                if let Some(m) = &d.miscount {
+                    writeln!(out, "{}", miscount_text(m, d.moves.last()))?;
+                } else {
+                    writeln!(
+                        out,
+                        "missing (legal, not listed by the engine): {}",
+                        d.missing.join(" ")
+                    )?;
+                    writeln!(
+                        out,
+                        "extra (listed by the engine, not legal): {}",
+                        d.extra.join(" ")
+                    )?;
+                }
                 if !d.twice.is_empty() {
                     writeln!(
                         out,
@@ -531,9 +536,17 @@ fn check_engine(
                 let quote = |t: &str| {
                     shlex::try_quote(t).map_or_else(|_| format!("'{t}'"), |q| q.into_owned())
                 };
+                // A move list replays at depth 1; a wrong total at its
+                // own depth; a count that changes when asked again only
+                // from the suite position, as the run asked.
+                let (replay_depth, replay_fen) = match &d.miscount {
+                    None => (1, &d.fen),
+                    Some(m) if m.said_in == SaidIn::Total => (m.depth, &d.fen),
+                    Some(_) => (*depth, &d.root_fen),
+                };
                 let mut replay = format!(
-                    "replay: chess960 perft 1 --fen {} --engine {}",
-                    quote(&d.fen),
+                    "replay: chess960 perft {replay_depth} --fen {} --engine {}",
+                    quote(replay_fen),
                     quote(command)
                 );
                 if a.engine_fen == super::EngineFen::Xfen {
@@ -552,6 +565,29 @@ fn check_engine(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The line that says how the engine miscounted a position whose moves it
+/// lists right; `last` is the move that led to it.
+fn miscount_text(m: &Miscount, last: Option<&String>) -> String {
+    let (said, right, depth) = (m.said, m.right, m.depth);
+    let last = last.map_or("", String::as_str);
+    match m.said_in {
+        SaidIn::Total => format!(
+            "miscounted: the engine's total (Nodes searched) at depth {depth} is {said}, \
+             but its own divide of this position adds up to {right}, the right count"
+        ),
+        SaidIn::DivideAbove if depth == 0 => format!(
+            "miscounted: the engine counted {last} as {said} at depth 1 in the position before; \
+             a move is one leaf at depth 1"
+        ),
+        SaidIn::DivideAbove => format!(
+            "miscounted: the engine counted {last} as {said} at depth {} in the position before, \
+             but its divide of this position at depth {depth} adds up to {right}, the right count \
+             (a count that changes when asked again: a perft hash table or state kept between searches?)",
+            depth + 1
+        ),
+    }
 }
 
 /// `1 thread`, `2 threads`.

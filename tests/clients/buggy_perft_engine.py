@@ -6,10 +6,16 @@ It answers `uci`, `isready`, `position` and `go perft N` (a Stockfish-style
 divide) with python-chess, except that its move generator drops every castle
 whose rook would cross or land on a square the opponent attacks: a rule that
 does not exist (only the king's path must be safe). Everything else is
-python-chess's legal move generation. Usage: buggy_perft_engine.py [twice]
+python-chess's legal move generation. Usage:
+buggy_perft_engine.py [twice|total|stale]
 
 With `twice` it drops nothing but lists every castle twice in its divide (a
 generator that makes a castle once per encoding, or once per rook search).
+With `total` it drops nothing and counts every move right, but its
+`Nodes searched` adds each castle's count twice (a total summed apart from
+the lines). With `stale` it drops nothing, but a castle's line in a divide
+deeper than 1 is one more than its count (a count that differs from the
+engine's own divide after the move, as a stale hash entry gives).
 """
 import sys
 
@@ -27,11 +33,12 @@ def rook_path_attacked(board, move):
     return any(board.is_attacked_by(not board.turn, sq) for sq in squares)
 
 
-TWICE = len(sys.argv) > 1 and sys.argv[1] == "twice"
+MODE = sys.argv[1] if len(sys.argv) > 1 else ""
+TWICE = MODE == "twice"
 
 
 def moves(board):
-    if TWICE:
+    if MODE in ("twice", "total", "stale"):
         return list(board.legal_moves)
     return [m for m in board.legal_moves if not rook_path_attacked(board, m)]
 
@@ -77,10 +84,15 @@ def main():
             depth = int(words[2])
             total = 0
             for m in moves(board):
+                castle = board.is_castling(m)
                 board.push(m)
                 n = perft(board, depth - 1)
                 board.pop()
                 total += n
+                if MODE == "total" and castle:
+                    total += n
+                if MODE == "stale" and castle and depth > 1:
+                    n += 1
                 print(f"{m.uci()}: {n}")
                 if TWICE and board.is_castling(m):
                     print(f"{m.uci()}: {n}")
