@@ -160,17 +160,38 @@ fn parts_that_do_not_make_one_run_are_refused() {
     let out = run(&["perft-merge", "p1.json", "p2.json", "p3.json"], &dir);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("p2.json (part 2/3) is damaged"));
-    // Edits whose totals still add up: a row's name, a reference count
-    // raised with its count (the built-in table of the 960 starts decides),
-    // and a count that differs from the reference (named on stderr).
+    // Edits whose totals still add up: a part that records its units'
+    // checksum is named, whatever was edited.
     let fresh = parts(&dir, &["perft", "3", "--all"], 3);
     assert_eq!(fresh.len(), 3);
     let original = std::fs::read(dir.join("p2.json")).expect("read");
-    let edit = |change: &dyn Fn(&mut Value)| {
+    let edit_sealed = |change: &dyn Fn(&mut Value)| {
         let mut v: Value = serde_json::from_slice(&original).expect("JSON");
+        assert!(v["units_checksum"].is_string(), "{v}");
         change(&mut v);
         std::fs::write(dir.join("p2.json"), v.to_string()).expect("write");
         run(&["perft-merge", "p1.json", "p2.json", "p3.json"], &dir)
+    };
+    for field in ["id", "fen"] {
+        let out = edit_sealed(&|v| v["results"][0][field] = Value::from("bogus"));
+        assert_eq!(out.status.code(), Some(1));
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("p2.json (part 2/3) is damaged: its units were edited after counting"),
+            "{field}: {err}"
+        );
+    }
+    // In parts written before that checksum was recorded: a row's name
+    // (the run's checksum says some part was edited), a reference count
+    // raised with its count (the built-in table of the 960 starts decides),
+    // and a count that differs from the reference (named on stderr).
+    let edit = |change: &dyn Fn(&mut Value)| {
+        edit_sealed(&|v| {
+            if let Some(o) = v.as_object_mut() {
+                o.remove("units_checksum");
+            }
+            change(v)
+        })
     };
     let out = edit(&|v| v["results"][0]["id"] = Value::from("bogus"));
     assert_eq!(out.status.code(), Some(1));

@@ -69,6 +69,7 @@ pub fn part(
         threads: engine.threads(),
         seconds: start.elapsed().as_secs_f64(),
         nodes: results.iter().map(|r| r.nodes).sum(),
+        units_checksum: Some(shard::units_checksum(&results)),
         results,
         program: Some(shard::this_program()),
     };

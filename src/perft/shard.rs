@@ -181,6 +181,25 @@ pub struct PartReport {
     /// before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub program: Option<String>,
+    /// [`units_checksum`] of this part's results as counted: a unit edited
+    /// afterwards (its name, FEN, depth or count, even with the total
+    /// mended) names its part, where the run's checksum only says that
+    /// some part was edited. Absent in parts written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units_checksum: Option<String>,
+}
+
+/// The [`checksum`] of a part's results: every field of every unit, in
+/// order.
+pub fn units_checksum(results: &[UnitResult]) -> String {
+    checksum(results.iter().map(|r| {
+        let expected = r.expected.map_or_else(|| "-".to_owned(), |e| e.to_string());
+        format!(
+            "{} {} {} {} {} {expected}",
+            r.unit, r.depth, r.nodes, r.id, r.fen
+        )
+    }))
 }
 
 /// The `program` a part written by this build records.
@@ -370,6 +389,14 @@ pub fn merge(parts: &[(String, PartReport)]) -> Result<Merged, MergeError> {
                 "its seconds ({}) are no counting time",
                 p.seconds
             )));
+        }
+        if let Some(recorded) = &p.units_checksum {
+            let computed = units_checksum(&p.results);
+            if &computed != recorded {
+                return Err(damaged(format!(
+                    "its units were edited after counting (their checksum is {computed}, the part's {recorded})"
+                )));
+            }
         }
         let sum = total(&p.results);
         if sum != Some(p.nodes) {
@@ -570,6 +597,7 @@ mod tests {
                     nodes: results.iter().map(|r| r.nodes).sum(),
                     results,
                     program: Some(format!("build {}", part % 2)),
+                    units_checksum: None,
                 };
                 (format!("p{part}"), report)
             })
@@ -679,6 +707,31 @@ mod tests {
         let mut moved = parts.clone();
         moved[0].1.results[0].fen = "8/8/8/8/8/8/8/K6k w - - 0 1".into();
         assert!(matches!(merge(&moved), Err(MergeError::Checksum { .. })));
+        // Parts that record their units' checksum name the edited one.
+        let mut sealed = parts.clone();
+        for (_, p) in &mut sealed {
+            p.units_checksum = Some(units_checksum(&p.results));
+        }
+        assert!(merge(&sealed).is_ok());
+        for edit in 0..4 {
+            let mut edited = sealed.clone();
+            let r = &mut edited[1].1.results[0];
+            match edit {
+                0 => r.id = "bogus".into(),
+                1 => r.depth = 9,
+                2 => r.fen = "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
+                _ => {
+                    // A count edited with its total mended.
+                    r.nodes += 1;
+                    edited[1].1.nodes += 1;
+                }
+            }
+            let e = merge(&edited).expect_err("edited").to_string();
+            assert!(
+                e.starts_with("p2 (part 2/3) is damaged: its units were edited after counting"),
+                "{edit}: {e}"
+            );
+        }
         // A root-move run whose first unit's root was edited: that part is
         // the one named, not the next.
         let root = "7k/8/8/8/8/8/8/K7 w - - 0 1";
@@ -708,6 +761,7 @@ mod tests {
                     nodes: 3,
                     results: vec![result],
                     program: None,
+                    units_checksum: None,
                 };
                 (format!("r{}", i + 1), report)
             })
