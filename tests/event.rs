@@ -274,7 +274,7 @@ fn the_event_file_and_its_secret_are_kept_safe() {
         }
     }
     let err = fails_with(&["event", "new", "--rounds", "3", "-o", "-"], 2);
-    assert!(err.contains("not '-'"), "{err}");
+    assert!(err.contains("not standard output ('-')"), "{err}");
     let err = fails_with(
         &[
             "event",

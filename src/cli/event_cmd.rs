@@ -90,9 +90,10 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
     };
     let path = &a.output;
     if super::is_stdout(path) {
-        return Err(CliError::Usage(
-            "the event file holds the secret: give it a file name (-o FILE), not '-'".into(),
-        ));
+        return Err(CliError::Usage(format!(
+            "the event file holds the secret: give it a file name (-o FILE), not standard output ('{}')",
+            path.display()
+        )));
     }
     let e = Event::new(&a.name, kind(a.dfrc), a.rounds, secret)?;
     let text = e.to_file();
@@ -254,16 +255,7 @@ fn claimed(text: &str, kind: Kind) -> Result<u32, CliError> {
                 _ => e.into(),
             }
         })?,
-        (Kind::Chess960, false) => startpos::parse(t).map_err(|e| {
-            // A DFRC FEN checked as Chess960 (its ranks do not mirror).
-            match e {
-                startpos::StartError::TwoRanks(_) => e.into(),
-                _ if startpos::parse_dfrc(t).is_ok() => {
-                    CliError::Usage(format!("{e} (a Double Fischer Random start? add --dfrc)"))
-                }
-                _ => e.into(),
-            }
-        })?,
+        (Kind::Chess960, false) => super::positions::parse_start(t)?,
         (Kind::Dfrc, true) => startpos::parse_dfrc_number(t)?,
         (Kind::Dfrc, false) => startpos::parse_dfrc(t)?,
     })

@@ -195,8 +195,9 @@ pub struct ShowArgs {
     /// Numbering scheme of a number given as POSITION: scharnagl, scharnagl-1 or fritz.
     #[arg(long, default_value = "scharnagl", value_parser = scheme_names(), ignore_case = true)]
     pub scheme: String,
-    /// A Scharnagl number, a FEN or an 8-letter back rank.
-    #[arg(required = true, num_args = 1..)]
+    /// A number in --scheme (Scharnagl 0..959 unless told; with --dfrc 0..921599), a FEN or
+    /// an 8-letter back rank.
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true)]
     pub position: Vec<String>,
 }
 
@@ -243,7 +244,8 @@ pub struct OpeningsArgs {
     /// All 960 starts in Scharnagl order.
     #[arg(long, conflicts_with_all = ["count", "seed"])]
     pub all: bool,
-    /// K random starts, all distinct when K <= 960 (each run of 960 is a random permutation).
+    /// K random starts, all distinct when K <= 960 (each run of 960 is a random permutation);
+    /// with --dfrc, when K <= 921600.
     #[arg(long)]
     pub count: Option<u64>,
     /// Seed for a reproducible selection (without it, a fresh seed is drawn
@@ -254,7 +256,7 @@ pub struct OpeningsArgs {
     #[arg(long)]
     pub shredder: bool,
     /// Output format [default: from -o's name, `.pgn` for pgn, else epd].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub format: Option<OpeningsFormat>,
     /// Output file (stdout when omitted or `-`), written whole or not at all
     /// (an existing file is replaced only once the new one is complete).
@@ -581,9 +583,14 @@ impl CliError {
     }
 }
 
-/// Whether a file argument means stdout: `-`, as everywhere in this program.
+/// Whether a file argument means stdout: `-`, as everywhere in this
+/// program, or a name of the very file standard output is (`/dev/stdout`,
+/// `/proc/self/fd/1`, the file the shell redirected it to). Written through
+/// a name of its own, it would be opened again from its start: a `>>` log
+/// lost what it held, and what the command then printed on stdout was
+/// written over the file's first bytes.
 fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
+    path.as_os_str() == "-" || output_file::is_standard_output(path)
 }
 
 /// The text of an input file, or of stdin for `-` (as everywhere in this
@@ -622,12 +629,14 @@ fn write_file_as(path: &Path, text: &str, access: output_file::Access) -> Result
     Ok(false)
 }
 
+/// An i/o error with no file named is one of standard output's (every
+/// file read or written names its path in its own message).
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> Self {
         if e.kind() == io::ErrorKind::BrokenPipe {
             CliError::Closed
         } else {
-            CliError::Io(format!("i/o error: {e}"))
+            CliError::Io(format!("cannot write standard output: {e}"))
         }
     }
 }

@@ -7,16 +7,20 @@
 //! whole or a printer would print. A link is written through to the file it
 //! names (made or not), which keeps its permissions. Written in place, as
 //! there is no other way: devices, pipes and the links of `/dev` and
-//! `/proc` (`-o /dev/stdout`); a file in a folder where no temporary file
+//! `/proc` (`-o /dev/stderr`); a file in a folder where no temporary file
 //! can be made (not writable, a name too long for a suffix); a file the
 //! rename may not replace (another user's in a sticky folder, one mounted
 //! on its own) or would take from its owner or group. A file the user may
-//! not write is not replaced: the system's refusal is the message.
+//! not write is not replaced: the system's refusal is the message. A
+//! descriptor's file is added to, never emptied; the file standard output
+//! is (by any name) is written through standard output itself, by the
+//! callers.
 
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, Once};
 
 use super::CliError;
 
@@ -51,7 +55,7 @@ pub fn write_whole(
         Place::Replace(target) => target,
     };
     let replaced = fs::metadata(&target).ok();
-    let Some((tmp, file)) = create_temporary(&target, access) else {
+    let Some((tmp, file, _unfinished)) = create_temporary(&target, access) else {
         // No temporary file can be made there (a folder the user may not
         // write, a name too long for a suffix): the file itself may still
         // be writable.
@@ -104,12 +108,76 @@ pub fn write_new(
             CliError::Io(format!("cannot create '{}': {e}", path.display()))
         }
     })?;
+    let unfinished = Unfinished::record(path);
     let written = fill_file(file, path, fill)
         .and_then(|file| file.sync_all().map_err(|e| cannot_write(path, &e)));
     if written.is_err() {
         let _ = fs::remove_file(path);
     }
+    drop(unfinished);
     written
+}
+
+/// Files this program is making and has not finished: removed if it is
+/// interrupted (Ctrl-C, a `kill`, a closed terminal), so that no hidden
+/// temporary file (a stopped `openings --count` of millions left 25 MB) and
+/// no half event file (which a retry would refuse to replace) is left.
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A file in [`UNFINISHED`] while this lives.
+struct Unfinished(PathBuf);
+
+impl Unfinished {
+    /// Record `path`, just made by this program, and watch for interrupts.
+    /// Recorded only once made: a name recorded before could be a file
+    /// that was there (the event file a retry would not replace, another
+    /// run's temporary file), and an interrupt would remove it.
+    fn record(path: &Path) -> Unfinished {
+        watch_interrupts();
+        if let Ok(mut files) = UNFINISHED.lock() {
+            files.push(path.to_path_buf());
+        }
+        Unfinished(path.to_path_buf())
+    }
+}
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        if let Ok(mut files) = UNFINISHED.lock() {
+            if let Some(i) = files.iter().rposition(|f| *f == self.0) {
+                files.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// From the first file made on: on SIGINT, SIGTERM or SIGHUP the
+/// unfinished files are removed, then the signal ends the program as it
+/// would have (the shell sees the same status). Commands that make no
+/// file, and the UCI engine, keep the system's own handling.
+fn watch_interrupts() {
+    static WATCHING: Once = Once::new();
+    #[cfg(unix)]
+    WATCHING.call_once(|| {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                // The lock is held to the end: no file is recorded or
+                // dropped from the list while they are removed.
+                let files = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+                for file in files.iter() {
+                    let _ = fs::remove_file(file);
+                }
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+    });
+    #[cfg(not(unix))]
+    WATCHING.call_once(|| {});
 }
 
 /// Where a path is written.
@@ -192,10 +260,36 @@ fn names_a_descriptor(path: &Path) -> bool {
         .any(|at| at.starts_with("/dev") || at.starts_with("/proc"))
 }
 
+/// Whether `path` names the file standard output is (the same device and
+/// inode, links followed): `/dev/stdout`, `/dev/fd/1`, or the file the
+/// shell redirected standard output to.
+pub fn is_standard_output(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(target) = fs::metadata(path) else {
+            return false;
+        };
+        // A closed standard output has no file to be.
+        let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        File::from(fd)
+            .metadata()
+            .is_ok_and(|out| (out.dev(), out.ino()) == (target.dev(), target.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// A new file beside `target` for what is being written, under a name no
 /// other run takes (the process id and a count, tried again while taken),
-/// or `None` when none can be made.
-fn create_temporary(target: &Path, access: Access) -> Option<(PathBuf, File)> {
+/// recorded as unfinished, or `None` when none can be made.
+fn create_temporary(target: &Path, access: Access) -> Option<(PathBuf, File, Unfinished)> {
     static COUNT: AtomicU64 = AtomicU64::new(0);
     let name = target.file_name()?.to_string_lossy().into_owned();
     let nanos = std::time::SystemTime::now()
@@ -210,7 +304,10 @@ fn create_temporary(target: &Path, access: Access) -> Option<(PathBuf, File)> {
         }
         let tmp = target.with_file_name(tmp);
         match create_private_or_usual(&tmp, access, true) {
-            Ok(file) => return Some((tmp, file)),
+            Ok(file) => {
+                let unfinished = Unfinished::record(&tmp);
+                return Some((tmp, file, unfinished));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(_) => return None,
         }
@@ -273,8 +370,15 @@ fn write_in_place(
     access: Access,
     fill: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let file = create_private_or_usual(path, access, false)
-        .map_err(|e| CliError::Io(format!("cannot create '{}': {e}", path.display())))?;
+    // A descriptor's file (`/dev/stderr`, `/proc/self/fd/3`) is what the
+    // shell opened: added to, as `>>` does, never emptied (a `3>> log`
+    // keeps its lines; after a `3> file` there is nothing to keep).
+    let file = if names_a_descriptor(path) {
+        OpenOptions::new().append(true).open(path)
+    } else {
+        create_private_or_usual(path, access, false)
+    }
+    .map_err(|e| CliError::Io(format!("cannot create '{}': {e}", path.display())))?;
     fill_file(file, path, fill).map(drop)
 }
 

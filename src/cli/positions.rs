@@ -73,6 +73,20 @@ fn scheme_number(text: &str, scheme: &str) -> Result<u32, CliError> {
     numbering::from_scheme(i64::from(k), scheme).map_err(|e| CliError::Usage(e.to_string()))
 }
 
+/// A Chess960 start given as a FEN or back rank. A Double Fischer Random
+/// start (its ranks do not mirror) is named as such, with the option that
+/// reads it.
+pub(super) fn parse_start(text: &str) -> Result<u32, CliError> {
+    startpos::parse(text).map_err(|e| match e {
+        // Its own message says so already.
+        StartError::TwoRanks(_) => e.into(),
+        _ if startpos::parse_dfrc(text).is_ok() => {
+            CliError::Usage(format!("{e} (a Double Fischer Random start? add --dfrc)"))
+        }
+        _ => e.into(),
+    })
+}
+
 /// `chess960 fen N [--shredder]`: the FEN of start N on one line.
 pub fn fen(a: &FenArgs) -> Result<ExitCode, CliError> {
     if a.dfrc {
@@ -96,7 +110,7 @@ pub fn idn(a: &IdnArgs) -> Result<ExitCode, CliError> {
         startpos::parse_dfrc(&text)?
     } else {
         let scheme = parse_scheme(&a.scheme)?;
-        let n = startpos::parse(&text)?;
+        let n = parse_start(&text)?;
         numbering::to_scheme(n, scheme).map_err(|e| CliError::Usage(e.to_string()))?
     };
     let mut out = io::stdout().lock();
@@ -112,7 +126,13 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
     parse_scheme(&a.scheme)?;
     let text = a.position.join(" ");
     let t = text.trim();
-    let number = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    // A word with a digit or a sign and no rank separator is meant as a
+    // number (`-1`, `1e3`): it is named as a number that is not one, not
+    // as a FEN.
+    let number = !t.is_empty()
+        && !t.contains(['/', ' '])
+        && t.bytes()
+            .any(|b| b.is_ascii_digit() || b == b'-' || b == b'+');
     if a.dfrc {
         let n = if number {
             startpos::parse_dfrc_number(t)?
@@ -133,7 +153,7 @@ pub fn show(a: &ShowArgs) -> Result<ExitCode, CliError> {
     let n = if number {
         scheme_number(t, &a.scheme)?
     } else {
-        startpos::parse(t)?
+        parse_start(t)?
     };
     let rank = crate::numbering::back_rank(n).map_err(|e| CliError::Usage(e.to_string()))?;
     let svg = || crate::procedures::svg::board(&rank);
@@ -156,9 +176,11 @@ fn write_pages(
     use super::{is_stdout, write_file};
     if let (Some(s), Some(h)) = (&a.svg, &a.html) {
         if is_stdout(s) && is_stdout(h) {
-            return Err(CliError::Usage(
-                "--svg - and --html - both ask for stdout: give one of them a file".into(),
-            ));
+            return Err(CliError::Usage(format!(
+                "--svg '{}' and --html '{}' both ask for stdout: give one of them a file",
+                s.display(),
+                h.display()
+            )));
         }
         // The same file by two names too (a link, `./a.svg`): the page
         // would replace the picture without a word.
@@ -278,10 +300,17 @@ pub fn random(a: &RandomArgs) -> Result<ExitCode, CliError> {
 /// (`--format pgn -o book.epd`) is refused: a match runner told the
 /// extension's format would fail on the file.
 fn openings_format(a: &OpeningsArgs) -> Result<OpeningsFormat, CliError> {
+    // A name that is all extension (`.pgn`) has none for the standard
+    // library; its letters after the dot are still the format asked for.
     let extension = a
         .output
         .as_ref()
-        .and_then(|p| p.extension())
+        .and_then(|p| {
+            p.extension().or_else(|| {
+                let name = p.file_name()?.to_str()?;
+                name.strip_prefix('.').map(std::ffi::OsStr::new)
+            })
+        })
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     let named = match extension.as_deref() {
         Some("pgn") => Some(OpeningsFormat::Pgn),
