@@ -27,6 +27,14 @@ commitment, a damaged event file or perft suite); 2 usage error (an unknown opti
 number out of range, a position that is not a start). perft --engine answers as diff does: 1 when \
 the other engine's counts differ, 2 when it cannot be run or does not count.";
 
+/// The exit statuses of the commands that read input and write output,
+/// as their own `--help` and man page state them.
+const COMMAND_EXIT_STATUS: &str = "Exit status: 0 success; 1 runtime error (a file that \
+cannot be read or written, or read as what it should be; standard output full or \
+unwritable); 2 usage error (an unknown \
+option, a number out of range, a position that is not a start). A closed pipe (`| head -1`) \
+ends quietly with 0.";
+
 /// Top-level command line. Without a subcommand the program speaks UCI,
 /// because GUIs start engines with no arguments.
 #[derive(Debug, Parser)]
@@ -145,6 +153,7 @@ fn method_names_or_all() -> clap::builder::PossibleValuesParser {
 
 /// `chess960 fen N [--shredder]`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct FenArgs {
     /// The start's number in --scheme: Scharnagl 0..959 by default (518 = RNBQKBNR); with
     /// --dfrc 0..921599.
@@ -164,6 +173,7 @@ pub struct FenArgs {
 
 /// `chess960 idn [--scheme S] POSITION`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct IdnArgs {
     /// Numbering scheme to print: scharnagl, scharnagl-1 or fritz.
     #[arg(long, default_value = "scharnagl", value_parser = scheme_names(), ignore_case = true)]
@@ -179,6 +189,7 @@ pub struct IdnArgs {
 
 /// `chess960 show POSITION|N`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct ShowArgs {
     /// Also write the start as an SVG diagram (the whole board, with its
     /// number and back rank above it) to this file; `-`: to stdout, in place
@@ -203,6 +214,7 @@ pub struct ShowArgs {
 
 /// `chess960 random [--count K] [--seed S]`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct RandomArgs {
     /// How many positions to print.
     #[arg(long, default_value_t = 1)]
@@ -239,7 +251,10 @@ impl OpeningsFormat {
 
 /// `chess960 openings (--all | --count K [--seed S]) [--shredder] [--format epd|pgn] [-o FILE]`
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("which").required(true).args(["all", "count"])))]
+#[command(
+    group(clap::ArgGroup::new("which").required(true).args(["all", "count"])),
+    after_help = COMMAND_EXIT_STATUS
+)]
 pub struct OpeningsArgs {
     /// All 960 starts in Scharnagl order.
     #[arg(long, conflicts_with_all = ["count", "seed"])]
@@ -365,6 +380,7 @@ pub enum EngineFen {
 
 /// `chess960 bench [DEPTH]`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct BenchArgs {
     /// Search depth per position, 1..30 (default 11).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=crate::bench::MAX_DEPTH as i64))]
@@ -373,6 +389,7 @@ pub struct BenchArgs {
 
 /// `chess960 roll METHOD [OUTCOMES...] [--explain] [--json] [--seed S]`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct RollArgs {
     /// Procedure (docs/procedures.md: where each comes from, its figures).
     #[arg(value_parser = method_names(), ignore_case = true)]
@@ -398,6 +415,7 @@ pub struct RollArgs {
 
 /// `chess960 analyze METHOD|all [--json] [--plot FILE.svg]`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct AnalyzeArgs {
     /// Procedure, or `all` for the summary table of every procedure.
     #[arg(value_parser = method_names_or_all(), ignore_case = true)]
@@ -438,6 +456,7 @@ pub enum EventCommand {
 
 /// `chess960 event new --rounds K [--dfrc] [--name NAME] [--secret S] -o FILE`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct EventNewArgs {
     /// Number of rounds, 1..999.
     #[arg(long, value_parser = rounds_arg, allow_negative_numbers = true)]
@@ -486,6 +505,7 @@ fn round_arg(text: &str) -> Result<u32, String> {
 
 /// `chess960 event draw FILE [--round R]`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct EventDrawArgs {
     /// The event file of `event new`.
     pub file: PathBuf,
@@ -496,6 +516,7 @@ pub struct EventDrawArgs {
 
 /// `chess960 event pack FILE [-o FILE.html] [--paper a4|letter]`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct EventPackArgs {
     /// The event file of `event new`.
     pub file: PathBuf,
@@ -518,6 +539,7 @@ pub enum PaperArg {
 
 /// `chess960 event commitment FILE`, `chess960 event reveal FILE`
 #[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct EventFileArgs {
     /// The event file of `event new`.
     pub file: PathBuf,
