@@ -716,7 +716,10 @@ fn a_page_to_stdout_with_a_dash() {
     assert!(e.contains("--svg and --html name the same file"), "{e}");
     assert!(!twice.exists());
     let e = bad(&["analyze", "bodlaender-die", "--plot", "-", "--json"]);
-    assert!(e.contains("--plot - and --json both ask for stdout"), "{e}");
+    assert!(
+        e.contains("--plot '-' and --json both ask for stdout"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -1036,5 +1039,69 @@ fn an_interrupted_write_leaves_no_temporary_file() {
             .collect();
         assert!(left.is_empty(), "{signal}: left behind: {left:?}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Files under `/dev` and `/proc` that are not descriptors (a tmpfs in
+/// `/dev/shm`) are files like any other: made when missing, replaced when
+/// there. They were opened to be added to, and a new one could not be made.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_in_dev_shm_is_an_ordinary_file() {
+    let shm = std::path::Path::new("/dev/shm");
+    if !shm.is_dir() {
+        return;
+    }
+    let dir = shm.join(format!("chess960-shm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("make a folder in /dev/shm");
+    let book = dir.join("b.epd");
+    let b = book.to_str().expect("utf-8");
+    let plain = ok(&["openings", "--count", "2", "--seed", "1"]);
+    for _ in 0..2 {
+        ok(&["openings", "--count", "2", "--seed", "1", "-o", b]);
+        assert_eq!(std::fs::read_to_string(&book).expect("made"), plain);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A signal the program was started to ignore (`nohup`, `trap ''`) stays
+/// ignored while it writes a file: the run goes on to its end. Watching
+/// for interrupts to remove its temporary file had made a hang-up end it.
+#[cfg(unix)]
+#[test]
+fn an_ignored_hangup_stays_ignored_while_a_file_is_written() {
+    if !support::bash_present() {
+        return;
+    }
+    let dir = support::temp_dir("nohup");
+    let script =
+        format!("trap '' HUP; exec {BIN} openings --dfrc --count 1000000 --seed 1 -o x.epd");
+    let mut child = Command::new("bash")
+        .current_dir(&dir)
+        .args(["-c", &script])
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run bash");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_dir(&dir).expect("list").count() == 0
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    // Still writing when the hang-up comes, so that the test can fail.
+    assert!(
+        child.try_wait().expect("poll").is_none(),
+        "the run ended before the hang-up was sent"
+    );
+    let sent = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let text = std::fs::read_to_string(dir.join("x.epd")).expect("written");
+    assert_eq!(text.lines().count(), 1_000_000);
     let _ = std::fs::remove_dir_all(&dir);
 }

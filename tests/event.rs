@@ -249,6 +249,22 @@ fn the_event_file_and_its_secret_are_kept_safe() {
     std::fs::copy(&file, &other).expect("copy");
     let err = fails_with(&["event", "pack", f, "-o", o], 1);
     assert!(err.contains("is an event file"), "{err}");
+    // Standard output appended to the event file (`>> event.json`), by
+    // any name of it: refused as the file itself is.
+    for out in ["-", "/dev/stdout", f] {
+        let appending = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&file)
+            .expect("open for appending");
+        let run = std::process::Command::new(support::binary())
+            .args(["event", "pack", f, "-o", out])
+            .stdout(appending)
+            .output()
+            .expect("run chess960");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{out}: {err}");
+        assert!(err.contains("is an event file"), "{out}: {err}");
+    }
     assert_eq!(
         std::fs::read(&file).expect("read"),
         before,

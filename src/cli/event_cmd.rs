@@ -182,20 +182,28 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
 /// `-o`, or another): the secret under a published commitment would be
 /// lost, and the event could never be verified.
 fn refuse_event_file(output: &Path) -> Result<(), CliError> {
-    if super::is_stdout(output) {
-        return Ok(());
-    }
+    // Standard output too, by whatever name: `>> ev.json` would add the
+    // pack to the event file (the shell has emptied a file under `>`).
+    let file = if output.as_os_str() == "-" {
+        Path::new("/dev/stdout")
+    } else {
+        output
+    };
     // Regular files of an event file's size only: a device (`-o
     // /dev/stdout` on a terminal) must not be read.
-    let small_file = fs::metadata(output).is_ok_and(|m| m.is_file() && m.len() < 1 << 20);
+    let small_file = fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() < 1 << 20);
     let is_event = small_file
-        && fs::read_to_string(output).is_ok_and(|text| {
+        && fs::read_to_string(file).is_ok_and(|text| {
             text.trim_start().starts_with('{') && text.contains(event::FILE_FORMAT)
         });
     if is_event {
+        let name = if output.as_os_str() == "-" {
+            "standard output".to_owned()
+        } else {
+            format!("'{}'", output.display())
+        };
         return Err(CliError::Io(format!(
-            "'{}' is an event file (it holds a secret): write the pack to another name",
-            output.display()
+            "{name} is an event file (it holds a secret): write the pack to another name"
         )));
     }
     Ok(())

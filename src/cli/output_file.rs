@@ -101,6 +101,9 @@ pub fn write_new(
     exists: impl FnOnce() -> CliError,
     fill: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
+    // Watching from before the file is made: it is recorded the moment it
+    // is (not before: the name may be a file that was there).
+    watch_interrupts();
     let file = create_private_or_usual(path, access, true).map_err(|e| {
         if e.kind() == io::ErrorKind::AlreadyExists {
             exists()
@@ -160,7 +163,16 @@ fn watch_interrupts() {
     #[cfg(unix)]
     WATCHING.call_once(|| {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        // A signal the program was started to ignore (`nohup`, `trap ''`)
+        // stays ignored: caught, it would end a run meant to outlive it.
+        let watched: Vec<libc::c_int> = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&s| !ignored(s))
+            .collect();
+        if watched.is_empty() {
+            return;
+        }
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(watched) else {
             return;
         };
         std::thread::spawn(move || {
@@ -178,6 +190,18 @@ fn watch_interrupts() {
     });
     #[cfg(not(unix))]
     WATCHING.call_once(|| {});
+}
+
+/// Whether `signal` is ignored (its disposition `SIG_IGN`).
+#[cfg(unix)]
+fn ignored(signal: libc::c_int) -> bool {
+    // SAFETY: with a null new action, sigaction only reads the current
+    // disposition into `old`, a zeroed struct of our own.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 /// Where a path is written.
@@ -250,14 +274,25 @@ pub fn same_place(a: &Path, b: &Path) -> bool {
     a == b || place(a) == place(b)
 }
 
-/// Whether `path`, or a link it leads through, is under `/dev` or
-/// `/proc`: `/dev/stdout` leads to `/proc/self/fd/1`, which names whatever
-/// the shell redirected standard output to; a file put in its place would
-/// not be the one the shell reads.
+/// Whether `path`, or a link it leads through, names an open descriptor
+/// (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/3`): it stands for whatever
+/// the shell opened there, and a file put in its place would not be the
+/// one the shell reads. Other files under `/dev` and `/proc` (a tmpfs in
+/// `/dev/shm`, `/proc/self/cwd/...`) are files like any other.
 fn names_a_descriptor(path: &Path) -> bool {
-    link_chain(path)
-        .iter()
-        .any(|at| at.starts_with("/dev") || at.starts_with("/proc"))
+    link_chain(path).iter().any(|at| {
+        let parts: Vec<String> = at
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+        matches!(
+            parts.as_slice(),
+            ["/", "dev", "stdin" | "stdout" | "stderr"]
+                | ["/", "dev", "fd", _]
+                | ["/", "proc", _, "fd", _]
+        )
+    })
 }
 
 /// Whether `path` names the file standard output is (the same device and
@@ -374,12 +409,26 @@ fn write_in_place(
     // shell opened: added to, as `>>` does, never emptied (a `3>> log`
     // keeps its lines; after a `3> file` there is nothing to keep).
     let file = if names_a_descriptor(path) {
-        OpenOptions::new().append(true).open(path)
+        append_to_descriptor(path, access)
     } else {
         create_private_or_usual(path, access, false)
     }
     .map_err(|e| CliError::Io(format!("cannot create '{}': {e}", path.display())))?;
     fill_file(file, path, fill).map(drop)
+}
+
+/// Open a descriptor's file to add to it; for [`Access::Private`] a
+/// regular file is made its owner's alone first, as any file written is.
+fn append_to_descriptor(path: &Path, access: Access) -> io::Result<File> {
+    let file = OpenOptions::new().append(true).open(path)?;
+    #[cfg(unix)]
+    if access == Access::Private && file.metadata()?.is_file() {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = access;
+    Ok(file)
 }
 
 fn fill_file(

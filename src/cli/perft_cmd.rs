@@ -575,7 +575,9 @@ fn miscount_text(m: &Miscount, last: Option<&String>) -> String {
     match m.said_in {
         SaidIn::Total => format!(
             "miscounted: the engine's total (Nodes searched) at depth {depth} is {said}, \
-             but its own divide of this position adds up to {right}, the right count"
+             but its own divide of this position adds up to {right}, the right count \
+             (a total is read as leaves, as Stockfish prints it; a count of every node \
+             visited reads so too)"
         ),
         SaidIn::DivideAbove if depth == 0 => format!(
             "miscounted: the engine counted {last} as {said} at depth 1 in the position before; \
@@ -584,7 +586,7 @@ fn miscount_text(m: &Miscount, last: Option<&String>) -> String {
         SaidIn::DivideAbove => format!(
             "miscounted: the engine counted {last} as {said} at depth {} in the position before, \
              but its divide of this position at depth {depth} adds up to {right}, the right count \
-             (a count that changes when asked again: a perft hash table or state kept between searches?)",
+             (its two divides disagree: a perft hash table keeping a wrong entry, or state kept between searches?)",
             depth + 1
         ),
     }

@@ -306,10 +306,11 @@ pub fn analyze(a: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let m = method(&a.method)?;
-    if a.json && a.plot.as_deref().is_some_and(super::is_stdout) {
-        return Err(CliError::Usage(
-            "--plot - and --json both ask for stdout: give the chart a file".into(),
-        ));
+    if let Some(plot) = a.plot.as_deref().filter(|p| a.json && super::is_stdout(p)) {
+        return Err(CliError::Usage(format!(
+            "--plot '{}' and --json both ask for stdout: give the chart a file",
+            plot.display()
+        )));
     }
     let s = summarize(m);
     if let Some(path) = &a.plot {
