@@ -244,3 +244,48 @@ fn analyze_all_table() {
     assert!(out.contains("| coffin-bag | no | 8 draws | 2 |"), "{out}");
     assert!(out.contains("| numbered-cards | yes |"), "{out}");
 }
+
+/// `--html` writes the card: beside outcomes, `--json` or `--seed` (where
+/// clap dropped its requirement of `--explain`) it is refused, not
+/// silently left unwritten.
+#[test]
+fn html_without_explain_is_refused_everywhere() {
+    let page = std::env::temp_dir().join(format!("chess960-card-{}.html", std::process::id()));
+    let p = page.to_str().expect("utf-8");
+    for args in [
+        &["roll", "bodlaender-die", "--html", p][..],
+        &[
+            "roll",
+            "bodlaender-die",
+            "2",
+            "3",
+            "3",
+            "2",
+            "3",
+            "--html",
+            p,
+        ],
+        &["roll", "bodlaender-die", "--seed", "1", "--html", p],
+        &["roll", "bodlaender-die", "--json", "--html", p],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!page.exists(), "{args:?} wrote the page");
+    }
+}
+
+/// A die's or a d20's value out of range is named as a value, not as a
+/// word with a bad character (a die reads no words: `10` is not a 1 then
+/// a 0); procedures that read words name the character.
+#[test]
+fn an_out_of_range_value_is_not_a_bad_character() {
+    for (args, culprit) in [
+        (&["roll", "bodlaender-die", "10"][..], "'10'"),
+        (&["roll", "platonic-dice", "1", "2", "3", "20.5"], "'20.5'"),
+    ] {
+        let e = fails(args);
+        assert!(e.contains(culprit) && !e.contains("character"), "{e}");
+    }
+    let e = fails(&["roll", "coffin-bag", "RNBQKBNX"]);
+    assert!(e.contains("character 8 of the word, 'X'"), "{e}");
+}

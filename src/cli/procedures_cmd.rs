@@ -129,6 +129,14 @@ fn print_replay(m: Method, r: &Replay, simulated: bool, json_out: bool) -> Resul
 /// Unknown method, unreadable or impossible outcomes, leftovers.
 pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
     let m = method(&a.method)?;
+    // clap's `requires` does not hold beside outcomes, --json or --seed
+    // (which conflict with --explain): the page was silently not written.
+    if a.html.is_some() && !a.explain {
+        return Err(CliError::Usage(
+            "--html writes the card, which only --explain prints: it takes no outcomes, --json or --seed"
+                .into(),
+        ));
+    }
     if a.explain {
         if let Some(path) = &a.html {
             if super::write_file(path, &crate::html::card_page(m))? {

@@ -124,6 +124,11 @@ impl Procedure for CoffinBag {
             .collect()
     }
 
+    /// Words are read letter by letter ([`Procedure::split`]).
+    fn units(&self, word: &str) -> Vec<String> {
+        word.chars().map(String::from).collect()
+    }
+
     fn split(&self, token: &str) -> Vec<String> {
         split_letters(token)
     }

@@ -144,9 +144,11 @@ pub trait Procedure {
 
     /// The outcomes a typed word is made of, one by one, whether or not
     /// they read (a card's `10` is one): where a word did not read, the
-    /// first that does not is named by its place in the word.
+    /// first that does not is named by its place in the word. A procedure
+    /// that reads no words of several outcomes (a die's `10` is no `1`
+    /// then `0`) keeps the default: the word is one.
     fn units(&self, word: &str) -> Vec<String> {
-        word.chars().map(String::from).collect()
+        vec![word.to_string()]
     }
 
     /// Apply an outcome.

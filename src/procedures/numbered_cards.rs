@@ -157,6 +157,11 @@ impl Procedure for NumberedCards {
         }
     }
 
+    /// Words are read letter by letter ([`Procedure::split`]).
+    fn units(&self, word: &str) -> Vec<String> {
+        word.chars().map(String::from).collect()
+    }
+
     fn split(&self, token: &str) -> Vec<String> {
         let t = token.trim();
         if t.len() > 1 && t.chars().all(|c| ('1'..='8').contains(&c)) {

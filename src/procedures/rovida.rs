@@ -164,18 +164,21 @@ Chess960 position, a-side first. Then:
    3 squares : 1-2 = first, 3-4 = second, 5-6 = third
    6 squares : the face is the square's number
 
- 1. King            b1 c1 d1 e1 f1 g1 (6 squares)
- 2. Short-side rook the empty squares between the king and the nearer corner
-                    (king on b1-d1: a-side; on e1-g1: h-side)
- 3. Queen           any of the six empty squares
- 4. Bishop          on an empty square of the king's colour
- 5. a-side knight   an empty square with room for the other knight to its right,
-                    leaving a square of the other colour for the second bishop
-                    and one on the king's long side for the last rook
- 6. h-side knight   an empty square right of the first knight, same conditions
- 7. Other bishop    an empty square of the other colour, but never the only
-                    empty square left on the king's long side (the last rook's)
- 8. Last rook       the square that is left
+ 1. King             b1 c1 d1 e1 f1 g1 (6 squares)
+ 2. Short-side rook  the empty squares between the king and the nearer corner
+                     (king on b1-d1: a-side; on e1-g1: h-side)
+ 3. Queen            any of the six empty squares
+ 4. Bishop           on an empty square of the king's colour
+ 5. a-side knight    an empty square that leaves, among the three squares then
+                     empty, three different ones: one right of it for the other
+                     knight, one of the other colour for the second bishop and
+                     one on the king's long side for the last rook
+ 6. h-side knight    an empty square right of the first knight that leaves, of
+                     the two squares then empty, one of the other colour for the
+                     second bishop and the other on the king's long side
+ 7. Other bishop     an empty square of the other colour, but never the only
+                     empty square left on the king's long side (the last rook's)
+ 8. Last rook        the square that is left
 
 4 to 7 rolls (62957/11664 = 5.40 on average). NOT uniform: the likeliest
 positions (1/216) are 27 times likelier than the rarest (1/5832).

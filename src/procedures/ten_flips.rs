@@ -127,6 +127,11 @@ impl Procedure for TenFlips {
         }
     }
 
+    /// Words are read letter by letter ([`Procedure::split`]).
+    fn units(&self, word: &str) -> Vec<String> {
+        word.chars().map(String::from).collect()
+    }
+
     fn split(&self, token: &str) -> Vec<String> {
         let t = token.trim();
         if t.len() > 1 && t.chars().all(|c| "HTht01".contains(c)) {
