@@ -993,10 +993,11 @@ fn openings_format_in_any_case_and_a_bare_extension() {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_write_leaves_no_temporary_file() {
-    use std::os::unix::process::ExitStatusExt;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
     let dir = support::temp_dir("interrupted");
     for signal in ["INT", "TERM"] {
-        let mut child = Command::new(BIN)
+        let mut command = Command::new(BIN);
+        command
             .current_dir(&dir)
             .args([
                 "openings",
@@ -1008,9 +1009,20 @@ fn an_interrupted_write_leaves_no_temporary_file() {
                 "-o",
                 "x.epd",
             ])
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("run chess960");
+            .stderr(Stdio::null());
+        // A test run started in the background of a script has SIGINT
+        // ignored, and the program rightly keeps it so: the child gets the
+        // default disposition that a terminal's Ctrl-C meets.
+        // SAFETY: between fork and exec only signal(), which is
+        // async-signal-safe, is called.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().expect("run chess960");
         // Until the temporary file is there and growing.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         let started = loop {
@@ -1030,7 +1042,21 @@ fn an_interrupted_write_leaves_no_temporary_file() {
             .status()
             .expect("run kill");
         assert!(killed.success());
-        let status = child.wait().expect("wait");
+        // Ended by the signal within seconds, not after its 100 million
+        // lines.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("poll") {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = std::fs::remove_dir_all(&dir);
+                panic!("{signal}: the run went on after the signal");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
         let number = if signal == "INT" { 2 } else { 15 };
         assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
         let left: Vec<_> = std::fs::read_dir(&dir)
