@@ -135,6 +135,10 @@ fn bad_input_is_one_line_and_status_2() {
     // Any case is read.
     assert!(stdout(&["roll", "Ten-Flips", "HHTTTTHTTH"]).contains("QRKBBNRN"));
     // A typo inside a word of outcomes is named by its place.
+    // A negative face is an outcome that is not one, on one line (it was
+    // clap's multi-line "unexpected argument").
+    let e = fails(&["roll", "bodlaender-die", "-1"]);
+    assert!(e.contains("'-1'"), "{e}");
     let e = fails(&["roll", "coffin-bag", "RNBQKBNX"]);
     assert!(e.contains("character 8 of the word, 'X'"), "{e}");
     let e = fails(&["roll", "ten-flips", "HHTTXTHTTH"]);

@@ -396,7 +396,7 @@ pub struct RollArgs {
     pub method: String,
     /// Outcomes in the order they happened (die faces, H/T, card numbers, pieces, Q@d1 ...).
     /// Without outcomes the procedure is simulated.
-    #[arg(num_args = 0..)]
+    #[arg(num_args = 0.., allow_negative_numbers = true)]
     pub outcomes: Vec<String>,
     /// Print the procedure as a step-by-step card to take to the table.
     #[arg(long, conflicts_with_all = ["outcomes", "json", "seed"])]
