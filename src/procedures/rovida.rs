@@ -169,13 +169,13 @@ Chess960 position, a-side first. Then:
                      (king on b1-d1: a-side; on e1-g1: h-side)
  3. Queen            any of the six empty squares
  4. Bishop           on an empty square of the king's colour
- 5. a-side knight    an empty square that leaves, among the three squares then
-                     empty, three different ones: one right of it for the other
-                     knight, one of the other colour for the second bishop and
-                     one on the king's long side for the last rook
- 6. h-side knight    an empty square right of the first knight that leaves, of
-                     the two squares then empty, one of the other colour for the
-                     second bishop and the other on the king's long side
+ 5. a-side knight    an empty square after which the three squares left can take
+                     one piece each: the other knight (right of this one), the
+                     second bishop (the other colour), the last rook (the king's
+                     long side)
+ 6. h-side knight    an empty square right of the first knight after which the
+                     two squares left can take one piece each: the second bishop
+                     (the other colour), the last rook (the king's long side)
  7. Other bishop     an empty square of the other colour, but never the only
                      empty square left on the king's long side (the last rook's)
  8. Last rook        the square that is left
