@@ -247,6 +247,11 @@ fn analyze_all_table() {
     );
     assert!(out.contains("| coffin-bag | no | 8 draws | 2 |"), "{out}");
     assert!(out.contains("| numbered-cards | yes |"), "{out}");
+    // The players choose: the table does not call that a non-uniform draw.
+    assert!(
+        out.contains("| placement | not random (players choose) |"),
+        "{out}"
+    );
 }
 
 /// `--html` writes the card: beside outcomes, `--json` or `--seed` (where

@@ -204,6 +204,17 @@ fn summary_json(s: &Summary, with_positions: bool) -> Value {
     obj
 }
 
+/// Whether a procedure's draw is uniform. The players' own choice is not a
+/// draw at all: its figures assume every legal placement equally likely,
+/// as a reference.
+fn uniform_word(s: &Summary) -> &'static str {
+    match (s.method.is_random(), s.uniform) {
+        (false, _) => "not random (players choose)",
+        (true, true) => "yes",
+        (true, false) => "no",
+    }
+}
+
 fn summary_text(s: &Summary) -> String {
     let ranks = crate::numbering::all_back_ranks();
     let (_, unit) = s.method.unit();
@@ -215,7 +226,7 @@ fn summary_text(s: &Summary) -> String {
             "note: players choose; figures below assume every legal placement equally likely (reference only)"
         );
     }
-    let _ = writeln!(out, "uniform: {}", if s.uniform { "yes" } else { "no" });
+    let _ = writeln!(out, "uniform: {}", uniform_word(s));
     let _ = writeln!(out, "reachable positions: {} of 960", s.reachable);
     let _ = writeln!(
         out,
@@ -283,7 +294,7 @@ fn table_text(all: &[Summary]) -> String {
             out,
             "| {} | {} | {} {unit} | {} |",
             s.method.name(),
-            if s.uniform { "yes" } else { "no" },
+            uniform_word(s),
             exact_and_decimal(&s.expected),
             s.ratio
                 .as_ref()

@@ -44,10 +44,12 @@ pub fn chart(summary: &Summary) -> String {
     let title = format!(
         "{}: probability of each start position ({}; max/min = {})",
         summary.method.name(),
-        if summary.uniform {
-            "uniform"
-        } else {
-            "not uniform"
+        match (summary.method.is_random(), summary.uniform) {
+            // The players choose: the bars are a reference, every legal
+            // placement taken as equally likely.
+            (false, _) => "players choose: reference only",
+            (true, true) => "uniform",
+            (true, false) => "not uniform",
         },
         summary
             .ratio
