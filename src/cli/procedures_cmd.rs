@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::{AnalyzeArgs, CliError, RollArgs};
 use crate::numbering::{BackRank, Scheme};
-use crate::procedures::analysis::{frac, frac_short, summarize, to_f64, Summary};
+use crate::procedures::analysis::{frac, frac_short, summarize, to_f64, Spread, Summary};
 use crate::procedures::{svg, EventKind, Method, Replay, Status};
 
 /// Writes a command's whole output to standard output. A reader that closed
@@ -204,14 +204,12 @@ fn summary_json(s: &Summary, with_positions: bool) -> Value {
     obj
 }
 
-/// Whether a procedure's draw is uniform. The players' own choice is not a
-/// draw at all: its figures assume every legal placement equally likely,
-/// as a reference.
+/// Whether a procedure's draw is uniform, for the table and the text.
 fn uniform_word(s: &Summary) -> &'static str {
-    match (s.method.is_random(), s.uniform) {
-        (false, _) => "not random (players choose)",
-        (true, true) => "yes",
-        (true, false) => "no",
+    match s.spread() {
+        Spread::Chosen => "not random (players choose)",
+        Spread::Uniform => "yes",
+        Spread::Uneven => "no",
     }
 }
 

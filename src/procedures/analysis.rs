@@ -45,7 +45,28 @@ pub struct Summary {
     pub classes: Vec<Class>,
 }
 
+/// How a procedure spreads the 960 positions, as the reports name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spread {
+    /// Every position exactly 1/960.
+    Uniform,
+    /// A draw, but not a uniform one.
+    Uneven,
+    /// No draw: the players choose (the figures take every legal choice
+    /// as equally likely, as a reference).
+    Chosen,
+}
+
 impl Summary {
+    /// How this procedure spreads the positions.
+    pub fn spread(&self) -> Spread {
+        match (self.method.is_random(), self.uniform) {
+            (false, _) => Spread::Chosen,
+            (true, true) => Spread::Uniform,
+            (true, false) => Spread::Uneven,
+        }
+    }
+
     /// Summarise an exact distribution.
     pub fn new(method: Method, d: Distribution) -> Summary {
         let mut by_prob: BTreeMap<Prob, Vec<u32>> = BTreeMap::new();

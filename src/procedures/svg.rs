@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Board, Color, File, Rank, Role, Square};
 
-use super::analysis::{frac_short, to_f64, Summary};
+use super::analysis::{frac_short, to_f64, Spread, Summary};
 use crate::numbering::{BackRank, Scheme};
 
 pub(crate) fn escape(s: &str) -> String {
@@ -44,12 +44,10 @@ pub fn chart(summary: &Summary) -> String {
     let title = format!(
         "{}: probability of each start position ({}; max/min = {})",
         summary.method.name(),
-        match (summary.method.is_random(), summary.uniform) {
-            // The players choose: the bars are a reference, every legal
-            // placement taken as equally likely.
-            (false, _) => "players choose: reference only",
-            (true, true) => "uniform",
-            (true, false) => "not uniform",
+        match summary.spread() {
+            Spread::Chosen => "players choose: reference only",
+            Spread::Uniform => "uniform",
+            Spread::Uneven => "not uniform",
         },
         summary
             .ratio
