@@ -1038,3 +1038,49 @@ fn rovida_rule_admits_only_one_family_of_orders() {
     assert!(found.iter().any(|(o, _, _)| o[..] == ours[..]));
     assert_eq!(rovida::ORDER.len(), ours.len());
 }
+
+/// The typing hint `roll --explain` prints after each card: every example it
+/// gives ("e.g. ...", each alternative after " or ") replays to a finished
+/// back rank, the one it names where it says "(gives ...)". A hint that
+/// drifted from its procedure's parser fails here.
+#[test]
+fn every_typing_example_replays_as_it_says() {
+    let mut examples = 0;
+    for m in Method::ALL {
+        let hint = m.typing().replace('\n', " ");
+        assert!(hint.starts_with("Type "), "{m}: {hint}");
+        let (_, after) = hint
+            .split_once("e.g. ")
+            .unwrap_or_else(|| panic!("{m}: no example in {hint:?}"));
+        let end = after.find([')', ';', '(']).unwrap_or(after.len());
+        let said = after[..end].trim().trim_end_matches('.');
+        let gives = after
+            .split_once("(gives ")
+            .and_then(|(_, g)| g.split_once(')'))
+            .map(|(g, _)| rank(g));
+        for example in said.split(" or ") {
+            let done = replay_done(m, example);
+            if let Some(g) = &gives {
+                assert_eq!(&done, g, "{m}: {example}");
+            }
+            examples += 1;
+        }
+    }
+    assert!(examples > Method::ALL.len(), "{examples} examples");
+}
+
+/// The printed card is for a table: no line of the typing hint is on it, and
+/// the terminal's card is the printed card followed by the hint.
+#[test]
+fn the_printed_card_has_no_typing_hint() {
+    for m in Method::ALL {
+        for line in m.typing().lines() {
+            assert!(!m.explain().contains(line), "{m}: {line}");
+            assert!(
+                !chess960::html::card_page(m).contains(line.split(',').next().unwrap_or(line)),
+                "{m}: {line}"
+            );
+        }
+        assert!(!m.explain().contains("Type "), "{m}");
+    }
+}

@@ -143,7 +143,7 @@ pub fn roll(a: &RollArgs) -> Result<ExitCode, CliError> {
                 return Ok(ExitCode::SUCCESS);
             }
         }
-        emit(m.explain())?;
+        emit(&format!("{}\n{}", m.explain(), m.typing()))?;
         return Ok(ExitCode::SUCCESS);
     }
     if a.outcomes.is_empty() {

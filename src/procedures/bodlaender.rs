@@ -46,6 +46,11 @@ Every one of the 960 positions is equally likely; 6.7 rolls on average.
 Example: 2 3 3 2 3 gives RNBQKBNR (518).
 ";
 
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
+Type the faces in the order rolled, re-rolls included, e.g. 2 3 3 2 3.
+";
+
 /// Read a die face 1..=`sides`.
 ///
 /// # Errors

@@ -46,6 +46,10 @@ Card n stands for square n of White's back rank: 1=a1 2=b1 ... 8=h1.
 Black mirrors White.
 
 Every position equally likely; always 5 cards, never a repeat.
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
 Type the cards in the order drawn, e.g. 5 6 2 1 8 (gives NQRKBBRN).
 ";
 

@@ -40,7 +40,12 @@ THE CIRCLE — the eight white pieces and a table (the Chess960 starting-positio
 Black mirrors White.
 
 Every position equally likely; 7/4 attempts on average (an attempt works
-with probability 4/7). Type each attempt's line, a1 first, e.g. RNBQKBNR.
+with probability 4/7).
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
+Type each attempt's line, a1 first, e.g. RNBQKBNR.
 ";
 
 impl Procedure for Circle {

@@ -45,6 +45,10 @@ Black mirrors White.
 
 8 draws. NOT uniform: positions with both bishops in one of the pairs a1-b1,
 c1-d1, e1-f1, g1-h1 are exactly half as likely (1/1680) as the others (1/840).
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
 Type the draws as piece letters, e.g. R N B Q K B N R or RNBQKBNR.
 ";
 

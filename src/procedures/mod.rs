@@ -175,7 +175,8 @@ impl Method {
         self != Method::Placement
     }
 
-    /// The printable step-by-step card with its tables.
+    /// The printable step-by-step card with its tables (what a table needs,
+    /// without the typing hint of [`Method::typing`]).
     pub fn explain(self) -> &'static str {
         match self {
             Method::BodlaenderDie => bodlaender::CARD,
@@ -190,6 +191,25 @@ impl Method {
             Method::TenFlips => ten_flips::CARD,
             Method::Boulina => boulina::CARD,
             Method::Placement => placement::CARD,
+        }
+    }
+
+    /// How to type this procedure's outcomes to `roll`: said after the card
+    /// on the terminal, left off the printed card (a table has no keyboard).
+    pub fn typing(self) -> &'static str {
+        match self {
+            Method::BodlaenderDie => bodlaender::TYPING,
+            Method::RovidaDie => rovida::TYPING,
+            Method::NorthamCoins => northam::TYPING_TWO,
+            Method::ThreeCoins => northam::TYPING_THREE,
+            Method::CoffinBag => coffin::TYPING,
+            Method::Circle => circle::TYPING,
+            Method::NumberedCards => numbered_cards::TYPING,
+            Method::PlayingCards => playing_cards::TYPING,
+            Method::PlatonicDice => platonic::TYPING,
+            Method::TenFlips => ten_flips::TYPING,
+            Method::Boulina => boulina::TYPING,
+            Method::Placement => placement::TYPING,
         }
     }
 

@@ -78,8 +78,13 @@ Count empty squares from the a-side (White's left).
 
 6 tosses on average. NOT uniform: with the king on the 3rd or 4th empty
 square a position is 2/3 as likely as with the king on the 2nd or 5th.
+";
+
+/// How to type the two-coin tosses to `roll` (not on the printed card).
+pub const TYPING_TWO: &str = "\
 Type each toss as small-then-large letters (HT = small heads, large tails = 3),
-a single letter for the large coin alone, or the value itself.
+a single letter for the large coin alone, or the value itself,
+e.g. HH HT HH TH HT (gives NRNQKBBR).
 ";
 
 /// The three-coin card.
@@ -97,7 +102,12 @@ Count empty squares from the a-side (White's left).
  6. Rook, king, rook on the three empty squares, a-side first.
 
 Every position equally likely; 5 + 14/15 tosses on average.
-Type each toss as letters small, large[, third] (HTH = 2+1+4 = 7) or the value.
+";
+
+/// How to type the three-coin tosses to `roll` (not on the printed card).
+pub const TYPING_THREE: &str = "\
+Type each toss as letters small, large[, third] (HTH = 2+1+4 = 7) or the value,
+e.g. HH HT HHH HTH THT TTH TT (gives NQRKRBBN).
 ";
 
 /// Value of a toss: small (0/2) + large (1/2) [+ third (0/4)]; the large

@@ -58,6 +58,10 @@ Black mirrors White.
 
 Every position equally likely (exact analysis; the source says otherwise).
 8 cards dealt, plus one more with probability 3/7: 59/7 cards on average.
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
 Type the dealt numbers a1 first (e.g. 1 2 3 4 5 6 7 8), then the extra card.
 ";
 

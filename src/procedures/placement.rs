@@ -47,7 +47,12 @@ PLACEMENT — the players choose (Modbury Chess Club rules, non-random setup)
     on the other two.
 Black mirrors White.
 
-5 placements. Type them as piece@square, e.g. B@c1 N@b1 Q@d1 B@f1 N@g1.
+5 placements.
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
+Type the placements as piece@square, e.g. B@c1 N@b1 Q@d1 B@f1 N@g1.
 ";
 
 fn available(rank: &Partial, role: Role) -> usize {

@@ -52,7 +52,11 @@ Count squares from the a-side (White's left); 'empty' skips filled squares.
 Black mirrors White.
 
 Never a re-roll; one throw (four dice read); every position equally likely.
-Type the dice in the order d8 d4 d6 d20.
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
+Type the dice in the order d8 d4 d6 d20, e.g. 4 3 6 10 (gives RKNBBNRQ).
 ";
 
 const SIDES: [u32; 4] = [8, 4, 6, 20];

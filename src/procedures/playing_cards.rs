@@ -64,7 +64,12 @@ Card = piece: K king, Q queen, J knight, A rook, 10 bishop.
 Black mirrors White.
 
 8 cards. NOT uniform (probabilities are multiples of 1/5040).
-Type the deal as piece letters or card names: K Q J A 10 (T = 10).
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
+Type the deal as piece letters or card names: K Q J A 10 (T = 10),
+e.g. N Q K B N R R B or J Q K 10 J A A 10 (gives NQBNRKRB).
 ";
 
 /// Every prefix of the 960 legal back ranks.

@@ -184,6 +184,11 @@ Chess960 position, a-side first. Then:
 positions (1/216) are 27 times likelier than the rarest (1/5832).
 ";
 
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
+Type the faces in the order rolled, e.g. 2 5 3 5 3 1 (gives NRKBQNBR).
+";
+
 impl RovidaDie {
     /// Squares where the next piece can stand, a-side first.
     fn spaces(state: &State) -> Vec<usize> {

@@ -51,8 +51,13 @@ TEN COIN FLIPS — one coin (Atanas K. Stefanov, Generating Chess960 positions w
 Black mirrors White. A is the Scharnagl number of the position.
 
 Every position equally likely; 154/15 = 10.27 flips on average, the least
-a coin can do. Type the flips as H/T (or 1/0), e.g. HHTTTTHTTH; a void
-attempt as HHHH, or as its ten flips in one word.
+a coin can do.
+";
+
+/// How to type this procedure's outcomes to `roll` (not on the printed card).
+pub const TYPING: &str = "\
+Type the flips as H/T (or 1/0), e.g. HHTTTTHTTH; a void attempt as HHHH,
+or as its ten flips in one word.
 ";
 
 /// Decode a number 0..959 into a back rank by the source's divisions.
