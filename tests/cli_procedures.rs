@@ -301,3 +301,21 @@ fn an_out_of_range_value_is_not_a_bad_character() {
     let e = fails(&["roll", "coffin-bag", "RNBQKBNX"]);
     assert!(e.contains("character 8 of the word, 'X'"), "{e}");
 }
+
+/// `analyze METHOD` lists its probability classes in columns: the counts line
+/// up under one another however long a fraction is (the placement's run to
+/// 7 digits over 10).
+#[test]
+fn probability_classes_stay_in_columns() {
+    for m in METHODS {
+        let text = stdout(&["analyze", m]);
+        let columns: Vec<usize> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("positions by probability"))
+            .skip(1)
+            .map(|l| l.find(" x ").unwrap_or_else(|| panic!("{m}: {l}")))
+            .collect();
+        assert!(!columns.is_empty(), "{m}: {text}");
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{m}: {text}");
+    }
+}

@@ -248,6 +248,15 @@ fn summary_text(s: &Summary) -> String {
         );
     }
     let _ = writeln!(out, "positions by probability (likeliest first):");
+    // One column as wide as the longest fraction (the placement's run to
+    // 7 digits over 10), so the counts stay aligned.
+    let width = s
+        .classes
+        .iter()
+        .map(|c| frac(&c.probability).len())
+        .max()
+        .unwrap_or(0)
+        .max(PROBABILITY_COLUMN);
     for (i, c) in s.classes.iter().enumerate() {
         let examples: Vec<String> = c
             .positions
@@ -263,7 +272,7 @@ fn summary_text(s: &Summary) -> String {
         };
         let _ = writeln!(
             out,
-            "  {:<14} x {:>3}  e.g. {}{more}{tag}",
+            "  {:<width$} x {:>3}  e.g. {}{more}{tag}",
             frac(&c.probability),
             c.positions.len(),
             examples.join(", ")
@@ -271,6 +280,10 @@ fn summary_text(s: &Summary) -> String {
     }
     out
 }
+
+/// The narrowest probability column of `analyze METHOD`'s classes: room for
+/// the dice and cards' fractions (`1/5832`, `1/5040`) with space to spare.
+const PROBABILITY_COLUMN: usize = 14;
 
 /// `67/10 = 6.7000`, or just `8` for a whole number.
 fn exact_and_decimal(p: &crate::procedures::framework::Prob) -> String {
