@@ -64,6 +64,35 @@ fn long_options(path: &[String]) -> BTreeSet<String> {
         .collect()
 }
 
+/// The options `chess960 PATH... --help` shows with a value, as the man
+/// page's synopsis should write them: `--html FILE.html`.
+fn valued_options(path: &[String]) -> BTreeSet<String> {
+    let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+    args.push("--help");
+    support::stdout(&args)
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('-'))
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+            let at = words.iter().position(|w| w.starts_with("--"))?;
+            let value = words.get(at + 1)?.strip_prefix('<')?.strip_suffix('>')?;
+            Some(format!("{} {value}", words[at]))
+        })
+        .collect()
+}
+
+/// The SYNOPSIS line of a page, as typed.
+fn synopsis_line(roff: &str) -> String {
+    let plain = plain(roff);
+    let mut lines = plain.lines().skip_while(|l| *l != ".SH SYNOPSIS").skip(1);
+    lines
+        .next()
+        .unwrap_or_default()
+        .replace("\\fB", "")
+        .replace("\\fR", "")
+}
+
 /// roff text with its escaped dashes as typed.
 fn plain(roff: &str) -> String {
     roff.replace("\\-", "-")
@@ -115,6 +144,18 @@ fn man_pages_cover_every_subcommand_and_option() {
         assert!(page.contains(&format!(".TH {name} 6 ")), "{name}");
         for opt in long_options(path) {
             assert!(page.contains(&opt), "{name}.6 lacks {opt}");
+        }
+        // The synopsis names each option's value as --help does.
+        let synopsis = synopsis_line(&page);
+        assert!(
+            synopsis.starts_with(&format!("chess960 {} ", path.join(" "))),
+            "{name}: {synopsis}"
+        );
+        for opt in valued_options(path) {
+            assert!(
+                synopsis.contains(&opt),
+                "{name}.6 synopsis lacks {opt}: {synopsis}"
+            );
         }
     }
     let man = Command::new("man").arg("--version").output();

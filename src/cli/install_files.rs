@@ -48,7 +48,8 @@ pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode, CliError> {
 /// them into one paragraph: the completions' one command per shell).
 fn render(cmd: clap::Command) -> Result<Vec<u8>, CliError> {
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd)
+    let synopsis = synopsis(&cmd);
+    clap_mangen::Man::new(cmd.override_usage(synopsis))
         .section(MAN_SECTION)
         .manual("Games Manual")
         .source(format!("chess960 {}", crate::VERSION))
@@ -74,6 +75,62 @@ fn render(cmd: clap::Command) -> Result<Vec<u8>, CliError> {
     out.push('\n');
     out.push_str(&page[body_end..]);
     Ok(out.into_bytes())
+}
+
+/// The SYNOPSIS line of `cmd`'s page, with each option's value named as in
+/// `--help` (`[--html FILE.html]`, `-o|--output FILE`): clap_mangen's own
+/// lists the options bare (`[--html]`, `<-o|--output>`), so a reader
+/// could not tell which take a value.
+fn synopsis(cmd: &clap::Command) -> String {
+    let value = |arg: &clap::Arg| match arg.get_value_names() {
+        Some(names) => names
+            .iter()
+            .map(|n| n.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => arg.get_id().as_str().to_uppercase(),
+    };
+    let mut words = vec![cmd
+        .get_bin_name()
+        .unwrap_or_else(|| cmd.get_name())
+        .to_owned()];
+    let options = cmd
+        .get_arguments()
+        .filter(|a| !a.is_positional() && !a.is_hide_set());
+    let (required, optional): (Vec<_>, Vec<_>) = options.partition(|a| a.is_required_set());
+    for (arg, required) in optional
+        .iter()
+        .map(|a| (a, false))
+        .chain(required.iter().map(|a| (a, true)))
+    {
+        let mut word = match (arg.get_short(), arg.get_long()) {
+            (Some(s), Some(l)) => format!("-{s}|--{l}"),
+            (Some(s), None) => format!("-{s}"),
+            (None, Some(l)) => format!("--{l}"),
+            (None, None) => continue,
+        };
+        if arg.get_action().takes_values() {
+            word = format!("{word} {}", value(arg));
+        }
+        words.push(if required { word } else { format!("[{word}]") });
+    }
+    for arg in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
+        let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
+        let name = format!("{}{}", value(arg), if many { "..." } else { "" });
+        words.push(if arg.is_required_set() {
+            name
+        } else {
+            format!("[{name}]")
+        });
+    }
+    if cmd.has_subcommands() {
+        words.push(if cmd.is_subcommand_required_set() {
+            "COMMAND".to_owned()
+        } else {
+            "[COMMAND]".to_owned()
+        });
+    }
+    words.join(" ")
 }
 
 /// Every visible subcommand of `cmd` and theirs (`chess960 event new`),
