@@ -39,6 +39,10 @@ pub const DOMAIN: &str = "chess960-event-v1";
 /// The `format` field of an event file.
 pub const FILE_FORMAT: &str = "chess960-event-v1";
 
+/// The secret of docs/event.md's worked example: its rounds are published,
+/// so `event new` refuses it.
+pub const EXAMPLE_SECRET: &str = "example-secret-for-the-docs-2026";
+
 /// The fewest bytes a secret may have: a short secret could be guessed
 /// from the commitment by trying candidates, and then every round foreseen.
 pub const MIN_SECRET_LEN: usize = 16;

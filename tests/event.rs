@@ -13,6 +13,10 @@ use support::{run, stdout};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The worked example of docs/event.md.
 const SECRET: &str = "example-secret-for-the-docs-2026";
+
+/// A secret for the event files the tests make with `event new`, which
+/// refuses the docs' example.
+const TEST_SECRET: &str = "a-secret-for-the-tests-alone-2026";
 const COMMITMENT: &str = "0e63e106a2b5e032260d8ae8b799b4d3917a747c83dce93c0c95230f67b0f163";
 
 /// Run a command that must fail with `code` and one stderr line; returns it.
@@ -290,7 +294,10 @@ fn the_event_file_and_its_secret_are_kept_safe() {
         }
     }
     let err = fails_with(&["event", "new", "--rounds", "3", "-o", "-"], 2);
-    assert!(err.contains("not standard output ('-')"), "{err}");
+    assert!(
+        err.contains("not standard output or another descriptor ('-')"),
+        "{err}"
+    );
     let err = fails_with(
         &[
             "event",
@@ -329,14 +336,24 @@ fn verify_names_the_likely_slip() {
         base.iter().chain(extra).copied().collect()
     }
     let err = fails_with(&with(&base, &["--round", "1", "--start", &dfrc]), 2);
-    assert!(err.contains("add --dfrc"), "{err}");
+    assert!(
+        err.contains("add --dfrc if the event was announced as Double Fischer Random"),
+        "{err}"
+    );
+    // White's side alone of a DFRC start is named as that: not a hint to
+    // drop --dfrc, which would pass as a check of a Chess960 event.
+    let d: u32 = dfrc.parse().expect("number");
+    let whole = format!(
+        "{chess960} is White's side of it alone: the start is {dfrc}, White {chess960} and Black {}",
+        d / 960
+    );
     let err = fails_with(
         &with(&base, &["--dfrc", "--round", "1", "--start", &chess960]),
         1,
     );
-    assert!(err.contains("drop --dfrc"), "{err}");
+    assert!(err.contains(&whole), "{err}");
+    assert!(!err.contains("drop --dfrc"), "{err}");
     // Typed as back ranks or a FEN, the same slips.
-    let d: u32 = dfrc.parse().expect("number");
     let white = chess960::startpos::back_rank(d % 960);
     let black = chess960::startpos::back_rank(d / 960).to_lowercase();
     assert_ne!(
@@ -355,10 +372,7 @@ fn verify_names_the_likely_slip() {
         &with(&base, &["--dfrc", "--round", "1", "--start", &rank]),
         1,
     );
-    assert!(
-        err.contains("is the round's Chess960 start: drop --dfrc"),
-        "{err}"
-    );
+    assert!(err.contains(&whole), "{err}");
     // A secret pasted with a line end: named as the typo it is.
     let padded = format!("{SECRET}\n");
     let err = fails_with(
@@ -655,7 +669,16 @@ fn bad_inputs_name_the_culprit() {
         "{e}"
     );
     assert!(!file.exists());
-    stdout(&["event", "new", "--rounds", "3", "--secret", SECRET, "-o", f]);
+    stdout(&[
+        "event",
+        "new",
+        "--rounds",
+        "3",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        f,
+    ]);
     // Never overwrite a committed secret by accident.
     let e = fails_with(&["event", "new", "--rounds", "3", "-o", f], 1);
     assert!(e.contains("exists") && e.contains("--force"), "{e}");
@@ -671,7 +694,7 @@ fn bad_inputs_name_the_culprit() {
     damaged(&file, &good[..good.len() / 2], "damaged event file");
     damaged(
         &file,
-        &good.replace("docs-2026", "docs-2027"),
+        &good.replace("alone-2026", "alone-2027"),
         "does not match the commitment",
     );
     damaged(
@@ -736,7 +759,16 @@ fn a_failed_write_leaves_no_half_file() {
             .output()
             .expect("bash")
     };
-    let new = ["event", "new", "--rounds", "9", "--secret", SECRET, "-o", f];
+    let new = [
+        "event",
+        "new",
+        "--rounds",
+        "9",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        f,
+    ];
     let out = limited(0, &new);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -774,7 +806,16 @@ fn odd_paths_and_numbers_are_named() {
     assert!(!err.contains("--force"), "{err}");
     let file = dir.join("event.json");
     let f = file.to_str().expect("path");
-    stdout(&["event", "new", "--rounds", "3", "--secret", SECRET, "-o", f]);
+    stdout(&[
+        "event",
+        "new",
+        "--rounds",
+        "3",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        f,
+    ]);
     #[cfg(unix)]
     {
         let err = fails_with(&["event", "draw", "/dev/zero"], 1);
@@ -797,5 +838,50 @@ fn odd_paths_and_numbers_are_named() {
     // Within a u32, the event's own range, in one line.
     let err = fails_with(&["event", "draw", f, "--round", "4"], 2);
     assert!(err.contains("1..3"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The docs' example secret is refused by `event new` (its rounds are
+/// printed in the docs), and the slips an organiser makes around the event
+/// file are named: a descriptor for a file, a byte-order mark an editor
+/// added, a page given for the file.
+#[test]
+fn event_new_refuses_what_would_give_the_rounds_away() {
+    let dir = support::temp_dir("event-refusals");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    let e = fails_with(
+        &["event", "new", "--rounds", "3", "--secret", SECRET, "-o", f],
+        2,
+    );
+    assert!(e.contains("the documentation's example secret"), "{e}");
+    assert!(!file.exists());
+    #[cfg(unix)]
+    {
+        let e = fails_with(&["event", "new", "--rounds", "3", "-o", "/dev/stderr"], 2);
+        assert!(
+            e.contains("not standard output or another descriptor"),
+            "{e}"
+        );
+    }
+    stdout(&[
+        "event",
+        "new",
+        "--rounds",
+        "3",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        f,
+    ]);
+    let text = std::fs::read_to_string(&file).expect("event file");
+    let bom = dir.join("bom.json");
+    std::fs::write(&bom, format!("\u{feff}{text}")).expect("write");
+    let with_bom = stdout(&["event", "draw", bom.to_str().expect("path")]);
+    assert_eq!(with_bom, stdout(&["event", "draw", f]));
+    let page = dir.join("pack.html");
+    stdout(&["event", "pack", f, "-o", page.to_str().expect("path")]);
+    let e = fails_with(&["event", "draw", page.to_str().expect("path")], 1);
+    assert!(e.contains("not an event file"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -77,7 +77,16 @@ fn load(path: &Path) -> Result<Event, CliError> {
             EVENT_FILE_LIMIT / 1024
         )));
     }
-    Event::from_file(&text).map_err(|e| CliError::Mismatch(format!("{}: {e}", path.display())))
+    // A byte-order mark (an editor that saved the file) changes nothing
+    // the file says.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if !text.trim_start().starts_with('{') {
+        return Err(CliError::Mismatch(format!(
+            "{}: not an event file (an event file is the JSON `event new` writes)",
+            path.display()
+        )));
+    }
+    Event::from_file(text).map_err(|e| CliError::Mismatch(format!("{}: {e}", path.display())))
 }
 
 /// `event new`: write the event file (never over an existing one unless
@@ -85,13 +94,22 @@ fn load(path: &Path) -> Result<Event, CliError> {
 /// commitment.
 fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
     let secret = match &a.secret {
+        Some(s) if s == event::EXAMPLE_SECRET => {
+            return Err(CliError::Usage(format!(
+                "'{s}' is the documentation's example secret: everyone can derive its rounds; \
+                 leave out --secret for a random one"
+            )))
+        }
         Some(s) => s.clone(),
         None => event::new_secret()?,
     };
     let path = &a.output;
-    if super::is_stdout(path) {
+    // Standard output by any name, and the other descriptors too
+    // (`/dev/stderr` is the terminal): the secret would be shown, and no
+    // file kept to draw from.
+    if super::is_stdout(path) || output_file::names_a_descriptor(path) {
         return Err(CliError::Usage(format!(
-            "the event file holds the secret: give it a file name (-o FILE), not standard output ('{}')",
+            "the event file holds the secret: give it a file name (-o FILE), not standard output or another descriptor ('{}')",
             path.display()
         )));
     }
@@ -126,8 +144,17 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
         output_file::write_new(path, Access::Private, exists, write)?;
     }
     let mut out = io::stdout().lock();
-    writeln!(out, "{}", e.commitment())?;
-    out.flush()?;
+    writeln!(out, "{}", e.commitment())
+        .and_then(|()| out.flush())
+        .map_err(|err| match CliError::from(err) {
+            CliError::Io(why) => CliError::Io(format!(
+                "'{}' is written, but its commitment was not printed ({why}): \
+                 `chess960 event commitment {}` prints it",
+                path.display(),
+                path.display()
+            )),
+            other => other,
+        })?;
     eprintln!(
         "publish the commitment above now; keep '{}' private until the last round is played \
          (it holds the secret)",
@@ -245,6 +272,14 @@ fn reveal(a: &EventFileArgs) -> Result<ExitCode, CliError> {
         e.commitment(),
         starts.join(",")
     )?;
+    // The line above checks this file against itself, which proves
+    // nothing to a player: the proof is the commitment they saw before the
+    // event and the starts they played.
+    writeln!(
+        out,
+        "players: run the check with the commitment published before the event and the starts \
+         of their own pairing sheets or games"
+    )?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -257,9 +292,10 @@ fn claimed(text: &str, kind: Kind) -> Result<u32, CliError> {
         (Kind::Chess960, true) => startpos::parse_number(t).map_err(|e| {
             // A DFRC number checked as Chess960: say what is missing.
             match t.parse::<u32>() {
-                Ok(n) if n < startpos::DFRC_COUNT => {
-                    CliError::Usage(format!("{e} (a Double Fischer Random start? add --dfrc)"))
-                }
+                Ok(n) if n < startpos::DFRC_COUNT => CliError::Usage(format!(
+                    "{e} (a Double Fischer Random number: add --dfrc if the event was \
+                     announced as Double Fischer Random)"
+                )),
                 _ => e.into(),
             }
         })?,
@@ -315,20 +351,25 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
             event::verify(&commitment, &a.secret, round, kind, n)
                 .map(|s| (round, s))
                 .map_err(|e| {
-                    // The round's Chess960 start checked as DFRC: say so,
-                    // typed as a number (a DFRC number below 960) or as a
-                    // back rank or FEN (both sides alike).
+                    // White's side alone of the round's DFRC start,
+                    // typed as a number below 960 or as a back rank or FEN
+                    // (both sides alike): the same word gives a Chess960
+                    // event's start, so this is not a hint to drop --dfrc,
+                    // which would check an event of another kind.
                     let count = startpos::COUNT;
-                    let as_chess960 = if n < count { n } else { n % count };
+                    let white = if n < count { n } else { n % count };
                     let alike = n < count || n / count == n % count;
-                    let chess960 =
-                        event::verify(&commitment, &a.secret, round, Kind::Chess960, as_chess960);
-                    if kind == Kind::Dfrc && alike && chess960.is_ok() {
-                        CliError::Mismatch(format!(
-                            "{e} ({as_chess960} is the round's Chess960 start: drop --dfrc)"
-                        ))
-                    } else {
-                        e.into()
+                    match (kind, &e) {
+                        (Kind::Dfrc, EventError::WrongStart { derived, .. })
+                            if alike && derived % count == white =>
+                        {
+                            CliError::Mismatch(format!(
+                                "{e} ({white} is White's side of it alone: the start is \
+                                 {derived}, White {white} and Black {}; give the whole number)",
+                                derived / count
+                            ))
+                        }
+                        _ => e.into(),
                     }
                 })
         })

@@ -279,7 +279,7 @@ pub fn same_place(a: &Path, b: &Path) -> bool {
 /// the shell opened there, and a file put in its place would not be the
 /// one the shell reads. Other files under `/dev` and `/proc` (a tmpfs in
 /// `/dev/shm`, `/proc/self/cwd/...`) are files like any other.
-fn names_a_descriptor(path: &Path) -> bool {
+pub fn names_a_descriptor(path: &Path) -> bool {
     link_chain(path).iter().any(|at| {
         let parts: Vec<String> = at
             .components()
