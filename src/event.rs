@@ -15,7 +15,11 @@
 //!   the operating system's random source;
 //! * commitment = SHA-256(secret), written as 64 lower-case hex digits;
 //! * block(R, c) = SHA-256(`"chess960-event-v1"` ‖ 0x00 ‖ R as 4 bytes
-//!   big-endian ‖ c as 4 bytes big-endian ‖ secret), for c = 0, 1, 2, ...;
+//!   big-endian ‖ c as 4 bytes big-endian ‖ key), for c = 0, 1, 2, ...,
+//!   where the key is the secret, or, for an event with a public part (a
+//!   text drawn in public after the commitment was published, so that the
+//!   organiser cannot pick starts by trying secrets), secret ‖ 0x00 ‖
+//!   public part (a secret never holds a 0x00);
 //! * the blocks, read in order as 32-bit big-endian words, feed
 //!   [`crate::startpos::random_number`] (or
 //!   [`crate::startpos::random_dfrc_number`]): the first word w below
@@ -141,6 +145,17 @@ pub enum EventError {
     /// The event file cannot be read as an event.
     #[error("damaged event file: {0}")]
     Damaged(String),
+    /// A public part that cannot serve: empty, white space at an end, a
+    /// control or invisible character (the message says which).
+    #[error("the public part {0}")]
+    BadPublic(String),
+    /// The event's starts wait for its public part.
+    #[error("the event's public part is not recorded yet: its starts depend on it (record it with `chess960 event public FILE TEXT` once it is drawn)")]
+    PublicAwaited,
+    /// `event public` for an event made without a public part, or a second,
+    /// different public part.
+    #[error("{0}")]
+    PublicRefused(String),
     /// The operating system's random source failed.
     #[error("cannot make a secret: the operating system's random source failed: {0}")]
     Random(String),
@@ -165,6 +180,34 @@ pub fn check_secret(secret: &str) -> Result<(), EventError> {
     check_secret_bytes(secret)?;
     match secret.chars().find(|&c| invisible(c)) {
         Some(c) => Err(EventError::SecretInvisible(u32::from(c))),
+        None => Ok(()),
+    }
+}
+
+/// Check that `public` can serve as an event's public part: not empty,
+/// printable, no white space at its ends, nothing invisible. It is typed
+/// by players from a notice board, so the rules are the secret's, but for
+/// the length: it is public, and its strength is the secret's.
+///
+/// # Errors
+/// [`EventError::BadPublic`].
+pub fn check_public(public: &str) -> Result<(), EventError> {
+    if public.is_empty() {
+        return Err(EventError::BadPublic("is empty".into()));
+    }
+    if public.trim() != public || public.chars().any(char::is_control) {
+        return Err(EventError::BadPublic(
+            "has white space at an end or a control character: use printable characters only, \
+             since the exact bytes are hashed"
+                .into(),
+        ));
+    }
+    match public.chars().find(|&c| invisible(c)) {
+        Some(c) => Err(EventError::BadPublic(format!(
+            "has an invisible or unusual space character (U+{:04X}): use visible characters \
+             and plain spaces",
+            u32::from(c)
+        ))),
         None => Ok(()),
     }
 }
@@ -289,15 +332,27 @@ pub fn check_commitment(secret: &str, commitment_hex: &str) -> Result<(), EventE
     Ok(())
 }
 
+/// The bytes the blocks hash after the round and counter: the secret, or
+/// secret ‖ 0x00 ‖ public part. A secret holds no control character, so
+/// no key with a public part is the key of a secret alone.
+pub fn key(secret: &str, public: Option<&str>) -> Vec<u8> {
+    let mut key = secret.as_bytes().to_vec();
+    if let Some(p) = public {
+        key.push(0);
+        key.extend_from_slice(p.as_bytes());
+    }
+    key
+}
+
 /// Derivation block `counter` of round `round`: SHA-256(DOMAIN ‖ 0x00 ‖
-/// round (u32 BE) ‖ counter (u32 BE) ‖ secret).
-pub fn block(secret: &str, round: u32, counter: u32) -> [u8; 32] {
+/// round (u32 BE) ‖ counter (u32 BE) ‖ key) ([`key`]).
+pub fn block(key: &[u8], round: u32, counter: u32) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(DOMAIN.as_bytes());
     h.update([0u8]);
     h.update(round.to_be_bytes());
     h.update(counter.to_be_bytes());
-    h.update(secret.as_bytes());
+    h.update(key);
     h.finalize().into()
 }
 
@@ -306,7 +361,7 @@ pub fn block(secret: &str, round: u32, counter: u32) -> [u8; 32] {
 /// of the documented derivation; the other methods exist for the trait.
 #[derive(Debug, Clone)]
 pub struct RoundStream<'a> {
-    secret: &'a str,
+    key: &'a [u8],
     round: u32,
     counter: u32,
     block: [u8; 32],
@@ -314,13 +369,13 @@ pub struct RoundStream<'a> {
 }
 
 impl<'a> RoundStream<'a> {
-    /// The stream of round `round` under `secret`.
-    pub fn new(secret: &'a str, round: u32) -> Self {
+    /// The stream of round `round` under `key` ([`key`]).
+    pub fn new(key: &'a [u8], round: u32) -> Self {
         RoundStream {
-            secret,
+            key,
             round,
             counter: 0,
-            block: block(secret, round, 0),
+            block: block(key, round, 0),
             used: 0,
         }
     }
@@ -330,7 +385,7 @@ impl RngCore for RoundStream<'_> {
     fn next_u32(&mut self) -> u32 {
         if self.used == 8 {
             self.counter += 1;
-            self.block = block(self.secret, self.round, self.counter);
+            self.block = block(self.key, self.round, self.counter);
             self.used = 0;
         }
         let i = self.used * 4;
@@ -363,7 +418,13 @@ impl RngCore for RoundStream<'_> {
 /// The start of round `round` (1-based) under `secret`: a Scharnagl number
 /// or a DFRC index, uniform over the `kind`'s starts.
 pub fn derive(secret: &str, round: u32, kind: Kind) -> Numbered {
-    let mut stream = RoundStream::new(secret, round);
+    derive_with(secret, None, round, kind)
+}
+
+/// [`derive`] for an event with a public part, or without (`None`).
+pub fn derive_with(secret: &str, public: Option<&str>, round: u32, kind: Kind) -> Numbered {
+    let key = key(secret, public);
+    let mut stream = RoundStream::new(&key, round);
     match kind {
         Kind::Chess960 => Numbered::Chess960(startpos::random_number(&mut stream)),
         Kind::Dfrc => Numbered::Dfrc(startpos::random_dfrc_number(&mut stream)),
@@ -382,7 +443,8 @@ pub fn check_round(round: u32, rounds: u32) -> Result<(), EventError> {
 }
 
 /// Check a published round: `secret` against `commitment_hex`, then the
-/// claimed start against the derived one.
+/// claimed start against the one derived from the secret and the public
+/// part, where the event has one.
 ///
 /// # Errors
 /// [`EventError::WrongSecret`], [`EventError::RoundOutOfRange`] (round 0
@@ -390,13 +452,14 @@ pub fn check_round(round: u32, rounds: u32) -> Result<(), EventError> {
 pub fn verify(
     commitment_hex: &str,
     secret: &str,
+    public: Option<&str>,
     round: u32,
     kind: Kind,
     claimed: u32,
 ) -> Result<Numbered, EventError> {
     check_commitment(secret, commitment_hex)?;
     check_round(round, MAX_ROUNDS)?;
-    let derived = derive(secret, round, kind);
+    let derived = derive_with(secret, public, round, kind);
     if derived.number() != claimed {
         return Err(EventError::WrongStart {
             round,
@@ -419,6 +482,27 @@ pub struct Event {
     pub rounds: u32,
     /// The secret; published only after the event.
     pub secret: String,
+    /// The public part, where the event has one.
+    pub public: Public,
+}
+
+/// An event's public part: a text drawn in public after the commitment is
+/// published (dice rolled by players at the opening, a lottery's numbers),
+/// hashed with the secret into every round's start. Without it, an
+/// organiser could try secrets before publishing one and keep starts they
+/// like; with it, the starts are out of their hands from the commitment on,
+/// and still unforeseeable to anyone without the secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Public {
+    /// The starts depend on the secret alone (every event before public
+    /// parts, and those made without one).
+    None,
+    /// Announced with the commitment, not drawn yet: the event has no
+    /// starts until it is recorded.
+    Awaited,
+    /// Drawn and recorded.
+    Given(String),
 }
 
 /// The event file: JSON, with the commitment written out so that a file
@@ -432,6 +516,9 @@ struct EventFile {
     rounds: u32,
     commitment: String,
     secret: String,
+    /// Absent for an event without a public part (files of every version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    public_part: Option<Public>,
 }
 
 impl Event {
@@ -443,6 +530,51 @@ impl Event {
     /// [`check_secret`].
     pub fn new(name: &str, kind: Kind, rounds: u32, secret: String) -> Result<Event, EventError> {
         Self::build(name, kind, rounds, secret, check_secret)
+    }
+
+    /// This event awaiting a public part, announced with its commitment.
+    #[must_use]
+    pub fn with_public_part(self) -> Event {
+        Event {
+            public: Public::Awaited,
+            ..self
+        }
+    }
+
+    /// Record the public part drawn for an event that awaits one (the
+    /// same text again is no change).
+    ///
+    /// # Errors
+    /// [`EventError::BadPublic`]; [`EventError::PublicRefused`] for an
+    /// event made without a public part, or one already given another.
+    pub fn record_public(&mut self, text: &str) -> Result<(), EventError> {
+        check_public(text)?;
+        match &self.public {
+            Public::None => Err(EventError::PublicRefused(
+                "the event was made without --public-part: its starts depend on the secret \
+                 alone, as announced with its commitment"
+                    .into(),
+            )),
+            Public::Given(p) if p != text => Err(EventError::PublicRefused(format!(
+                "the event's public part is already recorded as '{p}': it is not changed"
+            ))),
+            _ => {
+                self.public = Public::Given(text.to_owned());
+                Ok(())
+            }
+        }
+    }
+
+    /// The public part as the derivation reads it.
+    ///
+    /// # Errors
+    /// [`EventError::PublicAwaited`] while it is not recorded.
+    fn public_text(&self) -> Result<Option<&str>, EventError> {
+        match &self.public {
+            Public::None => Ok(None),
+            Public::Awaited => Err(EventError::PublicAwaited),
+            Public::Given(p) => Ok(Some(p)),
+        }
     }
 
     /// [`Event::new`] with the secret's check given: an event file's
@@ -470,6 +602,7 @@ impl Event {
             kind,
             rounds,
             secret,
+            public: Public::None,
         })
     }
 
@@ -481,17 +614,26 @@ impl Event {
     /// The start of round `round`.
     ///
     /// # Errors
-    /// [`EventError::RoundOutOfRange`].
+    /// [`EventError::RoundOutOfRange`], [`EventError::PublicAwaited`].
     pub fn draw(&self, round: u32) -> Result<Numbered, EventError> {
         check_round(round, self.rounds)?;
-        Ok(derive(&self.secret, round, self.kind))
+        Ok(derive_with(
+            &self.secret,
+            self.public_text()?,
+            round,
+            self.kind,
+        ))
     }
 
     /// Every round's start, round 1 first.
-    pub fn all_rounds(&self) -> Vec<Numbered> {
-        (1..=self.rounds)
-            .map(|r| derive(&self.secret, r, self.kind))
-            .collect()
+    ///
+    /// # Errors
+    /// [`EventError::PublicAwaited`].
+    pub fn all_rounds(&self) -> Result<Vec<Numbered>, EventError> {
+        let public = self.public_text()?;
+        Ok((1..=self.rounds)
+            .map(|r| derive_with(&self.secret, public, r, self.kind))
+            .collect())
     }
 
     /// The event file's text (JSON, one field a line).
@@ -503,6 +645,10 @@ impl Event {
             rounds: self.rounds,
             commitment: self.commitment(),
             secret: self.secret.clone(),
+            public_part: match &self.public {
+                Public::None => None,
+                other => Some(other.clone()),
+            },
         };
         let mut s = serde_json::to_string_pretty(&file).expect("an event serialises");
         s.push('\n');
@@ -533,7 +679,7 @@ impl Event {
             .chars()
             .map(|c| if unfit_in_name(c) { ' ' } else { c })
             .collect();
-        let event = Event::build(
+        let mut event = Event::build(
             &name,
             file.kind,
             file.rounds,
@@ -541,6 +687,14 @@ impl Event {
             check_secret_bytes,
         )
         .map_err(|e| EventError::Damaged(e.to_string()))?;
+        event.public = match file.public_part {
+            None | Some(Public::None) => Public::None,
+            Some(Public::Awaited) => Public::Awaited,
+            Some(Public::Given(p)) => {
+                check_public(&p).map_err(|e| EventError::Damaged(e.to_string()))?;
+                Public::Given(p)
+            }
+        };
         check_commitment(&event.secret, &commitment)
             .map_err(|e| EventError::Damaged(e.to_string()))?;
         Ok(event)
@@ -565,9 +719,10 @@ mod tests {
 
     #[test]
     fn the_stream_reads_big_endian_words_across_blocks() {
-        let mut s = RoundStream::new(SECRET, 3);
-        let b0 = block(SECRET, 3, 0);
-        let b1 = block(SECRET, 3, 1);
+        let key = key(SECRET, None);
+        let mut s = RoundStream::new(&key, 3);
+        let b0 = block(&key, 3, 0);
+        let b1 = block(&key, 3, 1);
         let words: Vec<u32> = (0..9).map(|_| s.next_u32()).collect();
         assert_eq!(words[0], u32::from_be_bytes([b0[0], b0[1], b0[2], b0[3]]));
         assert_eq!(
@@ -627,7 +782,7 @@ mod tests {
         );
         let e = Event::from_file(&text).expect("readable");
         assert_eq!(e.name, "Club rapid");
-        assert_eq!(e.all_rounds().len(), 3);
+        assert_eq!(e.all_rounds().map(|r| r.len()), Ok(3));
     }
 
     /// Invisible characters and unusual spaces are refused in a new
@@ -680,16 +835,23 @@ mod tests {
         let c = commitment(SECRET);
         assert_eq!(parse_commitment(&c.to_uppercase()), Ok(c.clone()));
         assert!(matches!(
-            verify(&c, "correct horse battery stapler", 1, Kind::Chess960, 0),
+            verify(
+                &c,
+                "correct horse battery stapler",
+                None,
+                1,
+                Kind::Chess960,
+                0
+            ),
             Err(EventError::WrongSecret { .. })
         ));
         let right = derive(SECRET, 2, Kind::Chess960).number();
         assert_eq!(
-            verify(&c, SECRET, 2, Kind::Chess960, right).map(|n| n.number()),
+            verify(&c, SECRET, None, 2, Kind::Chess960, right).map(|n| n.number()),
             Ok(right)
         );
         assert_eq!(
-            verify(&c, SECRET, 2, Kind::Chess960, (right + 1) % 960),
+            verify(&c, SECRET, None, 2, Kind::Chess960, (right + 1) % 960),
             Err(EventError::WrongStart {
                 round: 2,
                 derived: right,
@@ -697,7 +859,7 @@ mod tests {
             })
         );
         assert!(matches!(
-            verify(&c, SECRET, 0, Kind::Chess960, right),
+            verify(&c, SECRET, None, 0, Kind::Chess960, right),
             Err(EventError::RoundOutOfRange { round: 0, .. })
         ));
     }
@@ -721,6 +883,6 @@ mod tests {
                 rounds: 7
             })
         );
-        assert_eq!(e.all_rounds().len(), 7);
+        assert_eq!(e.all_rounds().map(|r| r.len()), Ok(7));
     }
 }

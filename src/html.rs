@@ -280,14 +280,25 @@ fn start_body(start: Numbered) -> Result<String, StartError> {
     Ok(s)
 }
 
-/// The event pack: one sheet per round, each with the commitment and the
-/// command that checks the round once the secret is out.
+/// The event pack: one sheet per round (`starts`, the event's rounds from
+/// round 1), each with the commitment, the public part where the event has
+/// one, and the command that checks the round once the secret is out.
 ///
 /// # Errors
 /// None in practice: every derived start is valid; the type is shared
 /// with the other start pages.
-pub fn event_pack(event: &Event, paper: Paper) -> Result<String, StartError> {
+pub fn event_pack(event: &Event, starts: &[Numbered], paper: Paper) -> Result<String, StartError> {
     let commitment = event.commitment();
+    let (public_said, public_option) = match &event.public {
+        crate::event::Public::Given(p) => (
+            format!("; public part: {}", escape(p)),
+            format!(
+                " --public {}",
+                escape(&shlex::try_quote(p).map_or_else(|_| p.clone(), |q| q.into_owned()))
+            ),
+        ),
+        _ => (String::new(), String::new()),
+    };
     let title = if event.name.is_empty() {
         match event.kind {
             crate::event::Kind::Chess960 => "Chess960 event".to_string(),
@@ -302,7 +313,7 @@ pub fn event_pack(event: &Event, paper: Paper) -> Result<String, StartError> {
         ""
     };
     let mut body = String::new();
-    for (i, start) in event.all_rounds().into_iter().enumerate() {
+    for (i, &start) in starts.iter().enumerate() {
         let round = i + 1;
         let _ = writeln!(
             body,
@@ -313,8 +324,8 @@ pub fn event_pack(event: &Event, paper: Paper) -> Result<String, StartError> {
         body.push_str(&start_body(start)?);
         let _ = writeln!(
             body,
-            "<p class=\"commit mono\">Commitment (SHA-256 of the secret): {commitment}<br>\
-             After the event, check this round: chess960 event verify{dfrc} --commitment {commitment} \
+            "<p class=\"commit mono\">Commitment (SHA-256 of the secret): {commitment}{public_said}<br>\
+             After the event, check this round: chess960 event verify{dfrc} --commitment {commitment}{public_option} \
              --secret SECRET --round {round} --start {}</p>\n</section>",
             start.number()
         );
@@ -456,7 +467,8 @@ mod tests {
             "correct horse battery staple".into(),
         )
         .expect("valid");
-        let html = event_pack(&e, Paper::Letter).expect("pack");
+        let starts = e.all_rounds().expect("no public part awaited");
+        let html = event_pack(&e, &starts, Paper::Letter).expect("pack");
         assert_eq!(html.matches("<section class=\"sheet\">").count(), 3);
         assert_eq!(html.matches(&e.commitment()).count(), 6);
         assert!(html.contains("size: letter;"));

@@ -14,6 +14,9 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The worked example of docs/event.md.
 const SECRET: &str = "example-secret-for-the-docs-2026";
 
+/// The public part of docs/event.md's worked example.
+const PUBLIC: &str = "4 2 6 6 1 3 5 2 2 4";
+
 /// A secret for the event files the tests make with `event new`, which
 /// refuses the docs' example.
 const TEST_SECRET: &str = "a-secret-for-the-tests-alone-2026";
@@ -67,11 +70,15 @@ fn the_documented_example_recomputes_in_python_and_in_the_program() {
             .collect::<Vec<_>>()
             .join(" ")
     };
+    let public: Vec<u32> = (1..=7)
+        .map(|r| chess960::event::derive_with(SECRET, Some(PUBLIC), r, Kind::Chess960).number())
+        .collect();
     let ours = format!(
-        "commitment {}\nchess960 {}\ndfrc {}\n",
+        "commitment {}\nchess960 {}\ndfrc {}\npublic {}\n",
         chess960::event::commitment(SECRET),
         join(&chess960),
-        join(&dfrc)
+        join(&dfrc),
+        join(&public)
     );
     assert_eq!(ours, printed, "docs/event.md's printed output");
     assert!(printed.contains(COMMITMENT));
@@ -883,5 +890,104 @@ fn event_new_refuses_what_would_give_the_rounds_away() {
     stdout(&["event", "pack", f, "-o", page.to_str().expect("path")]);
     let e = fails_with(&["event", "draw", page.to_str().expect("path")], 1);
     assert!(e.contains("not an event file"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An event with a public part: no starts until the part is recorded, the
+/// part fixed once recorded, the starts those of secret and part together
+/// (the docs' derivation, as Python computes it there), and the check
+/// `reveal` prints passes only with the part.
+#[test]
+fn a_public_part_is_awaited_recorded_once_and_checked() {
+    let dir = support::temp_dir("event-public");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    let new = [
+        "event",
+        "new",
+        "--rounds",
+        "4",
+        "--public-part",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        f,
+    ];
+    let commitment = stdout(&new);
+    for reading in ["draw", "pack", "reveal"] {
+        let e = fails_with(&["event", reading, f], 1);
+        assert!(
+            e.contains("public part is not recorded yet"),
+            "{reading}: {e}"
+        );
+    }
+    assert_eq!(
+        stdout(&["event", "commitment", f]),
+        commitment,
+        "the commitment is out before the part"
+    );
+    let e = fails_with(&["event", "public", f, " 4 2"], 2);
+    assert!(e.contains("white space at an end"), "{e}");
+    stdout(&["event", "public", f, PUBLIC]);
+    let e = fails_with(&["event", "public", f, "1 1 1"], 1);
+    assert!(
+        e.contains("already recorded as '4 2 6 6 1 3 5 2 2 4'"),
+        "{e}"
+    );
+    stdout(&["event", "public", f, PUBLIC]);
+    let want: Vec<String> = (1..=4)
+        .map(|r| {
+            chess960::event::derive_with(TEST_SECRET, Some(PUBLIC), r, Kind::Chess960)
+                .number()
+                .to_string()
+        })
+        .collect();
+    let alone: Vec<String> = (1..=4)
+        .map(|r| derive(TEST_SECRET, r, Kind::Chess960).number().to_string())
+        .collect();
+    assert_ne!(want, alone, "the part changes the starts");
+    let drawn: Vec<String> = stdout(&["event", "draw", f])
+        .lines()
+        .map(|l| l.split_whitespace().nth(1).expect("number").to_owned())
+        .collect();
+    assert_eq!(drawn, want);
+    let reveal = stdout(&["event", "reveal", f]);
+    assert!(
+        reveal.contains("public part: 4 2 6 6 1 3 5 2 2 4\n"),
+        "{reveal}"
+    );
+    assert!(
+        reveal.contains("--public='4 2 6 6 1 3 5 2 2 4'"),
+        "{reveal}"
+    );
+    let verify = |public: Option<&str>| {
+        let mut args = vec![
+            "event",
+            "verify",
+            "--commitment",
+            commitment.trim(),
+            "--secret",
+            TEST_SECRET,
+        ];
+        if let Some(p) = public {
+            args.extend(["--public", p]);
+        }
+        let starts = want.join(",");
+        args.extend(["--starts", &starts]);
+        run(&args)
+    };
+    assert_eq!(verify(Some(PUBLIC)).status.code(), Some(0));
+    assert_eq!(verify(None).status.code(), Some(1));
+    assert_eq!(verify(Some("4 2 6 6 1 3 5 2 2 5")).status.code(), Some(1));
+    let page = dir.join("pack.html");
+    stdout(&["event", "pack", f, "-o", page.to_str().expect("path")]);
+    let html = std::fs::read_to_string(&page).expect("pack");
+    assert_eq!(html.matches("public part: 4 2 6 6 1 3 5 2 2 4").count(), 4);
+    // An event made without a part takes none afterwards.
+    let plain = dir.join("plain.json");
+    let p = plain.to_str().expect("path");
+    stdout(&["event", "new", "--rounds", "2", "-o", p]);
+    let e = fails_with(&["event", "public", p, PUBLIC], 1);
+    assert!(e.contains("made without --public-part"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use super::output_file::{self, Access};
 use super::{
     CliError, EventArgs, EventCommand, EventDrawArgs, EventFileArgs, EventNewArgs, EventPackArgs,
-    EventVerifyArgs, PaperArg,
+    EventPublicArgs, EventVerifyArgs, PaperArg,
 };
 use crate::event::{self, Event, EventError, Kind};
 use crate::html::{self, Paper};
@@ -21,6 +21,8 @@ impl From<EventError> for CliError {
             EventError::WrongSecret { .. }
             | EventError::WrongStart { .. }
             | EventError::Damaged(_)
+            | EventError::PublicAwaited
+            | EventError::PublicRefused(_)
             | EventError::Random(_) => CliError::Mismatch(e.to_string()),
             EventError::SecretTooShort(_)
             | EventError::SecretNotPrintable
@@ -28,6 +30,7 @@ impl From<EventError> for CliError {
             | EventError::BadCommitment(_)
             | EventError::RoundOutOfRange { .. }
             | EventError::RoundCount(_)
+            | EventError::BadPublic(_)
             | EventError::NameTooLong(_)
             | EventError::NameNotPrintable(_) => CliError::Usage(e.to_string()),
         }
@@ -41,6 +44,7 @@ pub fn event(a: &EventArgs) -> Result<ExitCode, CliError> {
         EventCommand::Draw(a) => draw(a),
         EventCommand::Pack(a) => pack(a),
         EventCommand::Commitment(a) => commitment(a),
+        EventCommand::Public(a) => public(a),
         EventCommand::Reveal(a) => reveal(a),
         EventCommand::Verify(a) => verify(a),
     }
@@ -113,7 +117,10 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
             path.display()
         )));
     }
-    let e = Event::new(&a.name, kind(a.dfrc), a.rounds, secret)?;
+    let mut e = Event::new(&a.name, kind(a.dfrc), a.rounds, secret)?;
+    if a.public_part {
+        e = e.with_public_part();
+    }
     let text = e.to_file();
     let write = |w: &mut dyn Write| {
         w.write_all(text.as_bytes())
@@ -155,10 +162,43 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
             )),
             other => other,
         })?;
+    if a.public_part {
+        eprintln!(
+            "publish the commitment above now, and how the public part will be drawn after it; \
+             then record it with `chess960 event public {} TEXT`; keep the file private until \
+             the last round is played (it holds the secret)",
+            path.display()
+        );
+    } else {
+        eprintln!(
+            "publish the commitment above now; keep '{}' private until the last round is played \
+             (it holds the secret)",
+            path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `event public`: record the public part of an event that awaits one,
+/// the file replaced whole (and kept private) or not at all.
+fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
+    let mut e = load(&a.file)?;
+    let already = e.public == event::Public::Given(a.text.clone());
+    e.record_public(&a.text)?;
+    if !already {
+        let text = e.to_file();
+        output_file::write_whole(&a.file, Access::Private, |w: &mut dyn Write| {
+            w.write_all(text.as_bytes())
+                .map_err(|err| output_file::cannot_write(&a.file, &err))
+        })?;
+    }
     eprintln!(
-        "publish the commitment above now; keep '{}' private until the last round is played \
-         (it holds the secret)",
-        path.display()
+        "public part {}: publish it beside the commitment; the starts are fixed now",
+        if already {
+            "already recorded, the same"
+        } else {
+            "recorded"
+        }
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -174,7 +214,7 @@ fn draw(a: &EventDrawArgs) -> Result<ExitCode, CliError> {
             out.write_all(super::positions::describe_numbered(start)?.as_bytes())?;
         }
         None => {
-            for (i, start) in e.all_rounds().into_iter().enumerate() {
+            for (i, start) in e.all_rounds()?.into_iter().enumerate() {
                 writeln!(
                     out,
                     "{} {} {}",
@@ -196,7 +236,7 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
         PaperArg::A4 => Paper::A4,
         PaperArg::Letter => Paper::Letter,
     };
-    let page = html::event_pack(&e, paper)?;
+    let page = html::event_pack(&e, &e.all_rounds()?, paper)?;
     let output = a.output.as_deref().unwrap_or(Path::new("-"));
     refuse_event_file(output)?;
     // Every round's start is in it: its owner's alone, as the event file,
@@ -252,22 +292,36 @@ fn commitment(a: &EventFileArgs) -> Result<ExitCode, CliError> {
 fn reveal(a: &EventFileArgs) -> Result<ExitCode, CliError> {
     let e = load(&a.file)?;
     let starts: Vec<String> = e
-        .all_rounds()
+        .all_rounds()?
         .iter()
         .map(|s| s.number().to_string())
         .collect();
     let secret = shlex::try_quote(&e.secret).map_err(|err| {
         CliError::Usage(format!("the secret cannot be quoted for a shell: {err}"))
     })?;
+    let public = match &e.public {
+        event::Public::Given(p) => {
+            let quoted = shlex::try_quote(p).map_err(|err| {
+                CliError::Usage(format!(
+                    "the public part cannot be quoted for a shell: {err}"
+                ))
+            })?;
+            format!(" --public={quoted}")
+        }
+        _ => String::new(),
+    };
     let mut out = BufWriter::new(io::stdout().lock());
     writeln!(out, "secret: {}", e.secret)?;
     writeln!(out, "commitment: {}", e.commitment())?;
+    if let event::Public::Given(p) = &e.public {
+        writeln!(out, "public part: {p}")?;
+    }
     for (i, s) in starts.iter().enumerate() {
         writeln!(out, "round {}: {s}", i + 1)?;
     }
     writeln!(
         out,
-        "check: chess960 event verify{} --commitment {} --secret={secret} --starts {}",
+        "check: chess960 event verify{} --commitment {}{public} --secret={secret} --starts {}",
         if e.kind == Kind::Dfrc { " --dfrc" } else { "" },
         e.commitment(),
         starts.join(",")
@@ -310,6 +364,10 @@ fn claimed(text: &str, kind: Kind) -> Result<u32, CliError> {
 fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
     let commitment = event::parse_commitment(&a.commitment)?;
     let kind = kind(a.dfrc);
+    if let Some(p) = &a.public {
+        event::check_public(p)?;
+    }
+    let public = a.public.as_deref();
     let claims: Vec<(u32, u32)> = match (&a.starts, a.round, &a.start) {
         (Some(list), _, _) => list
             .split(',')
@@ -348,7 +406,7 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
     let starts: Vec<(u32, Numbered)> = claims
         .iter()
         .map(|&(round, n)| {
-            event::verify(&commitment, &a.secret, round, kind, n)
+            event::verify(&commitment, &a.secret, public, round, kind, n)
                 .map(|s| (round, s))
                 .map_err(|e| {
                     // White's side alone of the round's DFRC start,
@@ -388,9 +446,13 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
     }
     writeln!(
         out,
-        "ok: the secret matches commitment {commitment}; {} round{} checked",
+        "ok: the secret matches commitment {commitment}; {} round{} checked{}",
         claims.len(),
-        if claims.len() == 1 { "" } else { "s" }
+        if claims.len() == 1 { "" } else { "s" },
+        match public {
+            Some(p) => format!(" with the public part '{p}'"),
+            None => String::new(),
+        }
     )?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -448,6 +448,8 @@ pub enum EventCommand {
     Pack(EventPackArgs),
     /// Print the commitment again (the line `event new` printed), to publish; the secret stays private.
     Commitment(EventFileArgs),
+    /// Record the public part of an event made with --public-part, once it is drawn in public.
+    Public(EventPublicArgs),
     /// After the event: print the secret, every round's start and the command that checks them.
     Reveal(EventFileArgs),
     /// Check published rounds against the commitment and the revealed secret.
@@ -477,6 +479,22 @@ pub struct EventNewArgs {
     /// Replace an existing event file (its secret is lost).
     #[arg(long)]
     pub force: bool,
+    /// The starts will also depend on a public part drawn after the commitment is published
+    /// (dice rolled by players at the opening), recorded with `event public`: then nobody, the
+    /// organiser included, can choose them by trying secrets. Announce it with the commitment.
+    #[arg(long)]
+    pub public_part: bool,
+}
+
+/// `chess960 event public FILE TEXT`
+#[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
+pub struct EventPublicArgs {
+    /// The event file of `event new --public-part`.
+    pub file: PathBuf,
+    /// The public part as drawn and published, exactly (e.g. "4 2 6 6 1 3 5 2 2 4"; quote it).
+    #[arg(allow_hyphen_values = true)]
+    pub text: String,
 }
 
 /// `--rounds`: a whole number, its range (1..[`crate::event::MAX_ROUNDS`])
@@ -561,6 +579,9 @@ pub struct EventVerifyArgs {
     /// The starts are Double Fischer Random numbers (white + 960 * black).
     #[arg(long)]
     pub dfrc: bool,
+    /// The event's public part, exactly as published (for an event that has one).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub public: Option<String>,
     /// The round to check (with --start).
     #[arg(long, requires = "start", value_parser = round_arg, allow_negative_numbers = true)]
     pub round: Option<u32>,
