@@ -263,9 +263,8 @@ impl Engine {
     /// When the system reports less available memory than `mb` (plus what
     /// the current table frees): the table is then left as it was. Without
     /// this check a GUI's `setoption name Hash value 65536` on a smaller
-    /// machine is accepted (the zeroed allocation is lazy) and the process
-    /// is killed by the OOM killer later, when `Clear Hash`/`ucinewgame`
-    /// writes every slot or the search fills the table.
+    /// machine would have the process killed by the OOM killer while the
+    /// table's pages are mapped.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), HashRefused> {
         self.wait();
         if mb == self.hash_mb {

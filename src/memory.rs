@@ -1,7 +1,9 @@
 //! Memory for the large shared tables (the search's transposition table,
 //! the perft table): zero-filled arrays whose pages the operating system
-//! maps on first write, backed by huge pages where the system allows, and
-//! the cache prefetch hint both tables use ahead of a probe.
+//! maps on first write (the search's table has them all mapped before its
+//! first search, [`ZeroedArray::new_resident`]), backed by huge pages where
+//! the system allows, and the cache prefetch hint both tables use ahead of
+//! a probe.
 //!
 //! Both tables are probed at random addresses, once or more per node. On
 //! 4 KiB pages nearly every probe of a table larger than the TLB's reach
@@ -77,6 +79,58 @@ impl<T: Zeroable> ZeroedArray<T> {
         })
     }
 }
+
+impl<T: Zeroable> ZeroedArray<T> {
+    /// [`ZeroedArray::new`] with every page mapped before it is returned:
+    /// one zero byte written per [`SMALL_PAGE`], over a few threads.
+    ///
+    /// Why: a table the search probes under a clock must not fault its
+    /// pages in during the search. Faulting in a gigabyte (and, on huge
+    /// pages, the kernel's compaction to find them) took seconds, and the
+    /// first moves of a game with `Hash` 1024 overran a 100 ms `movetime`
+    /// by up to five seconds. Paid here, the cost falls on `setoption` and
+    /// the GUI's `isready` after it, where UCI expects it, as Stockfish
+    /// pays it when it clears its table.
+    pub(crate) fn new_resident(len: usize) -> Option<ZeroedArray<T>> {
+        let array = ZeroedArray::new(len)?;
+        let bytes = len * std::mem::size_of::<T>();
+        let start = array.base.as_ptr() as usize + array.offset;
+        let pages = bytes.div_ceil(SMALL_PAGE);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .clamp(1, MAP_THREADS)
+            .min(pages.div_ceil(MAP_PAGES_PER_THREAD).max(1));
+        let per = pages.div_ceil(threads);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                s.spawn(move || {
+                    for page in (t * per)..((t + 1) * per).min(pages) {
+                        let at = (start + page * SMALL_PAGE) as *mut u8;
+                        // SAFETY: `at` lies inside the array's bytes (page <
+                        // pages), which no reference reaches yet (the array
+                        // is not returned), and writing 0 over a zero byte
+                        // changes nothing a `T` holds. Volatile, so the write
+                        // that maps the page is not elided.
+                        unsafe { std::ptr::write_volatile(at, 0) };
+                    }
+                });
+            }
+        });
+        Some(array)
+    }
+}
+
+/// The base page size: one write in each maps it (or, on huge pages, the
+/// 2 MiB page it lies in).
+const SMALL_PAGE: usize = 4096;
+
+/// The most threads that map a table's pages: page faults are the
+/// kernel's work, which scales over a few cores and no further.
+const MAP_THREADS: usize = 8;
+
+/// The fewest pages worth a thread of their own (16 MiB): a default-sized
+/// table is mapped by the calling thread alone.
+const MAP_PAGES_PER_THREAD: usize = 4096;
 
 impl<T: Zeroable> std::ops::Deref for ZeroedArray<T> {
     type Target = [T];
@@ -165,6 +219,32 @@ mod tests {
             assert_eq!(a[len - 1].0[7].load(Ordering::Relaxed), 7);
             assert_eq!(a[0].0[0].load(Ordering::Relaxed), 1);
         }
+    }
+
+    /// The pages a table is made with are mapped before it is returned
+    /// (`mincore` says which pages are in memory), where the lazy array's
+    /// are not: the search does not pay for them.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_resident_array_has_every_page_mapped() {
+        let resident_pages = |a: &ZeroedArray<Line>| {
+            let bytes = a.len() * 64;
+            let pages = bytes.div_ceil(SMALL_PAGE);
+            let mut flags = vec![0u8; pages];
+            // SAFETY: the range is the array's own, page-aligned (huge-page
+            // aligned, being 64 MiB), and `flags` has a byte per page.
+            let rc = unsafe { libc::mincore(a.as_ptr() as *mut _, bytes, flags.as_mut_ptr()) };
+            assert_eq!(rc, 0, "mincore");
+            flags.iter().filter(|f| *f & 1 == 1).count()
+        };
+        let len = (64 << 20) / 64;
+        let lazy = ZeroedArray::<Line>::new(len).expect("allocation");
+        assert!(resident_pages(&lazy) < len * 64 / SMALL_PAGE / 2);
+        let eager = ZeroedArray::<Line>::new_resident(len).expect("allocation");
+        assert_eq!(resident_pages(&eager), len * 64 / SMALL_PAGE);
+        assert!(eager
+            .iter()
+            .all(|l| l.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
     }
 
     #[test]

@@ -69,16 +69,17 @@ struct Bucket([[AtomicU64; 2]; WAYS]);
 unsafe impl Zeroable for Bucket {}
 
 /// The shared transposition table: buckets of `WAYS` entries, allocated
-/// zeroed and on huge pages where the system gives them (the crate's
-/// `memory` module): every node probes it at a random address.
+/// zeroed, on huge pages where the system gives them, and mapped before
+/// the first search (the crate's `memory` module): every node probes it at
+/// a random address.
 pub struct Table {
     buckets: ZeroedArray<Bucket>,
     generation: AtomicU64,
     /// A search may have written since the table was made or emptied.
     /// Emptying an untouched table is skipped: a GUI sends `ucinewgame`
     /// right after a large `Hash`, then waits on `isready`, and writing
-    /// every slot of a fresh zeroed table would only make it resident
-    /// (seconds for gigabytes).
+    /// every slot of a fresh zeroed table again would cost as long as
+    /// making it (a second or more for gigabytes) for nothing.
     written: AtomicBool,
 }
 
@@ -92,7 +93,7 @@ impl Table {
     /// collisions with one).
     fn with_buckets(n: usize) -> Table {
         let n = n.max(1);
-        let Some(buckets) = ZeroedArray::new(n) else {
+        let Some(buckets) = ZeroedArray::new_resident(n) else {
             // Out of memory: what a `Vec` of this size does then. (A `Hash`
             // request is checked against the memory available first.)
             let layout = std::alloc::Layout::array::<Bucket>(n);
