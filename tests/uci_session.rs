@@ -1315,6 +1315,79 @@ fn multipv_lines_never_repeat_a_move_within_a_depth() {
     println!("{bound_lines} bound lines checked");
 }
 
+/// MultiPV: each depth's lines come best first (GUIs and python-chess take
+/// `multipv 1` for the best line), and `bestmove` is the first move of the
+/// last line 1. Each line is searched with the earlier ones' moves left
+/// out, and a later line used to score above an earlier one (cp 13, 25, 25
+/// at depth 4 in the first position).
+#[test]
+fn multipv_lines_come_best_first() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Chess960 value true");
+    e.ask("setoption name MultiPV value 3");
+    for position in [
+        "position fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1",
+        "position startpos960 5 moves c2c4 e7e5",
+        "position startpos moves e2e4 c7c5 g1f3",
+    ] {
+        e.ask(position);
+        e.send("go depth 7");
+        let (lines, best, _) = e.bestmove(REPLY);
+        let mut by_depth: std::collections::BTreeMap<u32, Vec<(usize, i64, String)>> =
+            Default::default();
+        for l in lines
+            .iter()
+            .filter(|l| l.starts_with("info depth") && !l.contains("bound"))
+        {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let field = |k: &str| w.iter().position(|x| *x == k).and_then(|i| w.get(i + 1));
+            let (Some(d), Some(k), Some(kind), Some(v), Some(first)) = (
+                field("depth"),
+                field("multipv"),
+                field("score"),
+                w.iter()
+                    .position(|x| *x == "score")
+                    .and_then(|i| w.get(i + 2)),
+                field("pv"),
+            ) else {
+                continue;
+            };
+            let (Ok(d), Ok(k), Ok(v)) = (d.parse::<u32>(), k.parse::<usize>(), v.parse::<i64>())
+            else {
+                e.fail(&format!("unreadable line {l}"));
+            };
+            // Mates above every centipawn score, the nearer the higher.
+            let score = match *kind {
+                "mate" if v > 0 => 1_000_000 - v,
+                "mate" => -1_000_000 - v,
+                _ => v,
+            };
+            by_depth
+                .entry(d)
+                .or_default()
+                .push((k, score, (*first).to_owned()));
+        }
+        assert!(by_depth.len() >= 7, "{position}: {lines:#?}");
+        for (d, shown) in &by_depth {
+            let ks: Vec<usize> = shown.iter().map(|s| s.0).collect();
+            assert_eq!(
+                ks,
+                (1..=ks.len()).collect::<Vec<_>>(),
+                "{position} depth {d}"
+            );
+            assert!(
+                shown.windows(2).all(|w| w[0].1 >= w[1].1),
+                "{position} depth {d}: {shown:?}"
+            );
+        }
+        let last = by_depth.values().last().expect("a depth");
+        assert_eq!(
+            last[0].2, best,
+            "{position}: bestmove begins the last line 1"
+        );
+    }
+}
+
 #[test]
 fn stop_and_new_go_give_one_bestmove_each() {
     let mut e = Engine::start();

@@ -48,12 +48,16 @@ impl<'a> Worker<'a> {
         let mut score_drop = 0;
         'deepening: for depth in 1..=self.max_depth() {
             self.excluded.clear();
+            // MultiPV: this iteration's finished lines, reported together
+            // once it ends (or is cut short), best score first.
+            let mut finished: Vec<FinishedLine> = Vec::new();
             for line in 1..=multipv {
                 self.seldepth = 0;
                 self.finishing_first = self.id == 0 && depth == 1 && line == 1;
                 let score = self.aspiration(depth as i32, prev_score, line, reporter);
                 self.finishing_first = false;
                 if self.aborted {
+                    self.report_sorted(depth, &mut finished, &mut outcome, reporter);
                     break 'deepening;
                 }
                 let best = self.pv[0].first().copied();
@@ -75,8 +79,17 @@ impl<'a> Worker<'a> {
                     }
                     self.line_moves[line - 1] = b;
                 }
-                self.report(depth, line, score, None, reporter);
+                if multipv == 1 {
+                    self.report(depth, line, score, None, reporter);
+                } else {
+                    finished.push(FinishedLine {
+                        score,
+                        seldepth: self.seldepth,
+                        pv: self.pv[0].clone(),
+                    });
+                }
             }
+            self.report_sorted(depth, &mut finished, &mut outcome, reporter);
             if self.should_stop_after_iteration(prev_score, stable, score_drop) {
                 break;
             }
@@ -86,6 +99,43 @@ impl<'a> Worker<'a> {
         // A pondering or infinite search must not answer before it is told.
         self.wait_for_release();
         outcome
+    }
+
+    /// The MultiPV lines of one iteration, best score first as `multipv`
+    /// 1, 2, ... (GUIs and python-chess read line 1 as the best): each line
+    /// is searched with the earlier lines' moves left out, so a later line
+    /// can score above an earlier one when the search sees more the second
+    /// time. The best of them is the move played, so `bestmove` begins the
+    /// last line 1 shown. Nothing is reported for no finished line.
+    fn report_sorted(
+        &self,
+        depth: u32,
+        finished: &mut Vec<FinishedLine>,
+        outcome: &mut Outcome,
+        reporter: &mut dyn Reporter,
+    ) {
+        // Stable: equal scores keep the order they were searched in.
+        finished.sort_by_key(|l| std::cmp::Reverse(l.score));
+        if let Some(best) = finished.first() {
+            if let Some(&first) = best.pv.first() {
+                outcome.best = Some(first);
+                outcome.ponder = best.pv.get(1).copied();
+                outcome.score = best.score;
+            }
+        }
+        for (i, line) in finished.drain(..).enumerate() {
+            reporter.report(&Report {
+                depth,
+                seldepth: line.seldepth as u32,
+                multipv: i + 1,
+                score: Score::from_internal(line.score),
+                bound: None,
+                nodes: self.control.nodes() + self.unflushed,
+                time: self.control.since_start(),
+                hashfull: self.table.hashfull(),
+                pv: line.pv,
+            });
+        }
     }
 
     /// A root with no legal move (mated or stalemated) gets one depth-0
@@ -222,4 +272,12 @@ impl<'a> Worker<'a> {
             pv,
         });
     }
+}
+
+/// A MultiPV line of the iteration under way, kept until the iteration's
+/// lines are reported together.
+struct FinishedLine {
+    score: i32,
+    seldepth: usize,
+    pv: Vec<shakmaty::Move>,
 }
