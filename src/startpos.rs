@@ -499,7 +499,8 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
                 && is_rank_text(&word[..8])
                 && is_rank_text(&word[9..]) =>
         {
-            if word[9..] == word[..8].to_ascii_lowercase() {
+            // The same rank twice, in whatever case (as --dfrc reads it).
+            if word[9..].eq_ignore_ascii_case(&word[..8]) {
                 ranks(&word[..8], &word[9..])
             } else {
                 Err(StartError::TwoRanks(text.trim().to_owned()))
@@ -509,10 +510,9 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
         ([word], _) => ranks(word, word),
         ([w, b], Family::Dfrc) if !w.contains('/') && !b.contains('/') => ranks(w, b),
         // White's rank and Black's mirror of it: that Chess960 start, typed
-        // in full.
-        ([w, b], Family::Chess960) if b.as_bytes() == w.to_ascii_lowercase().as_bytes() => {
-            ranks(w, b)
-        }
+        // in full (Black's in either case, as --dfrc reads it: the same
+        // rank twice is not two different ones).
+        ([w, b], Family::Chess960) if b.eq_ignore_ascii_case(w) => ranks(w, b),
         ([w, b], Family::Chess960) if [w, b].iter().all(|r| is_rank_text(r)) => {
             Err(StartError::TwoRanks(text.trim().to_owned()))
         }
@@ -846,6 +846,9 @@ mod tests {
             );
             assert!(parse_dfrc(text).is_ok(), "{text}");
         }
+        // The same rank twice, Black's in upper case: that start.
+        assert_eq!(parse("RNBQKBNR RNBQKBNR"), Ok(518));
+        assert_eq!(parse("RNBQKBNR/RNBQKBNR"), Ok(518));
         assert_eq!(parse("RNBQ KBNR"), Err(StartError::FieldCount(2)));
         assert_eq!(parse("RNBQKBNR 12345678"), Err(StartError::FieldCount(2)));
         // A rank and its mirror are the one Chess960 start.

@@ -487,13 +487,16 @@ impl Session {
         }
         block.push(format!("Fen: {}", xfen(pos)));
         block.push(format!("Shredder-FEN: {}", shredder_fen(pos)));
-        let played = self.game.moves().len();
+        let played = match self.game.moves().len() {
+            1 => "1 move played".to_owned(),
+            n => format!("{n} moves played"),
+        };
         block.push(match (self.game.start_number(), self.game.dfrc_number()) {
             // A Chess960 start is named by its Scharnagl number, as before
             // DFRC existed (its DFRC index is n + 960 * n).
-            (Some(n), _) => format!("Start: Chess960 #{n} ({played} moves played)"),
+            (Some(n), _) => format!("Start: Chess960 #{n} ({played})"),
             (None, Some(d)) => format!(
-                "Start: DFRC #{d}, white #{} black #{} ({played} moves played)",
+                "Start: DFRC #{d}, white #{} black #{} ({played})",
                 d % startpos::COUNT,
                 d / startpos::COUNT
             ),
