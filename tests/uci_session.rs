@@ -828,6 +828,35 @@ fn quit_and_end_of_input_wait_for_a_running_perft() {
     }
 }
 
+/// A `go` sent while `go perft` counts waits for the count, which prints
+/// (a script piping several counts gets each, as from Stockfish); a `go`
+/// search after it is answered as usual.
+#[test]
+fn a_go_after_go_perft_lets_the_count_finish() {
+    let mut e = Engine::start();
+    e.send("position startpos960 0");
+    e.send("go perft 4");
+    e.send("go perft 2");
+    e.send("go depth 2");
+    let (lines, best, _) = e.bestmove(REPLY);
+    let totals: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("Nodes searched"))
+        .collect();
+    // Scharnagl 0 at depths 4 and 2: 201,143 and 400
+    // (perft/chess960_startpos.tsv).
+    assert_eq!(
+        totals,
+        ["Nodes searched: 201143", "Nodes searched: 400"],
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("perft stopped")),
+        "{lines:#?}"
+    );
+    legal_move(&e.position(), &best, true).unwrap_or_else(|m| e.fail(&m));
+}
+
 /// A person typing at the engine: a banner first (checked by the test
 /// support on every start) and an answer to `help`.
 #[test]
