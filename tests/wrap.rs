@@ -547,6 +547,15 @@ fn info_outside_a_search_passes_only_its_words() {
         "{lines:?}"
     );
     assert!(!lines.iter().any(|l| l.contains(" pv ")), "{lines:?}");
+    // Words outside UCI reach the GUI as `info string`, never bare: the
+    // front-end's output is UCI only.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string Chatty says: ready when you are."),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("Chatty")), "{lines:?}");
 }
 
 #[test]

@@ -944,8 +944,13 @@ impl Front {
             }
         } else if line.starts_with("id ") || line.starts_with("option ") || line == "uciok" {
             // The handshake was read at start.
-        } else {
+        } else if is_protocol_or_count(line) {
             self.send_gui(line);
+        } else {
+            // Words for a person ("Unknown command: 'foo'", a board the
+            // engine draws): the GUI reads only UCI on the front-end's
+            // output, so they go as `info string`, as the front-end's own.
+            self.send_gui(&format!("info string {}", line.trim_end()));
         }
     }
 
@@ -1307,6 +1312,24 @@ fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> 
 }
 
 /// An `info string ...` line: words only, no moves or scores.
+/// A line an engine writes that the GUI reads as it is: UCI's
+/// `copyprotection` and `registration`, and a `go perft` count as Stockfish
+/// prints it (`e2e4: 20`, an empty line, `Nodes searched: 400`), which
+/// scripts and `chess960 perft --engine` read.
+fn is_protocol_or_count(line: &str) -> bool {
+    let line = line.trim_end();
+    let first = line.split_whitespace().next().unwrap_or("");
+    line.is_empty()
+        || matches!(first, "copyprotection" | "registration")
+        || line.starts_with("Nodes searched:")
+        || line.split_once(": ").is_some_and(|(m, n)| {
+            !m.is_empty()
+                && !m.contains(' ')
+                && !n.is_empty()
+                && n.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
 fn is_info_string(line: &str) -> bool {
     line.split_whitespace().nth(1) == Some("string")
 }

@@ -123,6 +123,7 @@ def main():
             if mode == "chatty":
                 print("info depth 1 score cp 0 nodes 1 pv a2a3")
                 print("info string chatty is ready")
+                print("Chatty says: ready when you are.")
             print("readyok", flush=True)
         elif cmd == "position":
             misread = False
