@@ -258,3 +258,42 @@ ask chess960 completions f
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `chess960 uci --help` and the `uci` man page describe the UCI side for a
+/// user without README: every option the engine declares after `uci` (read
+/// from the handshake itself) and the start-position commands.
+#[test]
+fn the_uci_page_lists_every_option_and_the_start_commands() {
+    let handshake = {
+        let mut e = support::Engine::start();
+        e.ask("uci")
+    };
+    let names: Vec<String> = handshake
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .filter_map(|l| l.split(" type ").next())
+        .map(str::to_owned)
+        .collect();
+    assert!(names.len() >= 10, "{handshake:?}");
+    let help = support::stdout(&["uci", "--help"]);
+    let dir = scratch("man-uci");
+    support::stdout(&["manpage", "--dir", dir.to_str().expect("utf-8 path")]);
+    let page = plain(&std::fs::read_to_string(dir.join("chess960-uci.6")).expect("uci page"));
+    for text in [&help, &page] {
+        for name in &names {
+            assert!(
+                text.contains(&format!("{name} (")),
+                "{name} missing: {text}"
+            );
+        }
+        for command in [
+            "position startpos960",
+            "position dfrc",
+            "go perft",
+            "UCI_Chess960",
+        ] {
+            assert!(text.contains(command), "{command} missing: {text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

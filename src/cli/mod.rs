@@ -57,6 +57,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Speak UCI on stdin/stdout (the default).
+    #[command(after_help = crate::uci::manual())]
     Uci,
     /// Print the FEN of start position N (X-FEN by default).
     Fen(FenArgs),

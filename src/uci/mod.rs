@@ -67,6 +67,19 @@ eval                             static evaluation of the position
 Castling moves are written king-takes-own-rook (e1h1) with UCI_Chess960 or a Chess960 start,
 O-O / O-O-O with UCI_Chess960_Arena in a Chess960 game or once the GUI has sent a castle that way.";
 
+/// The UCI side for people, in `chess960 uci --help` and its man page:
+/// the commands of [`HELP`] and every option of [`options::TABLE`], from
+/// the same declarations the engine uses, so they cannot drift.
+pub fn manual() -> String {
+    let mut text = String::from(HELP);
+    text.push_str("\n\nOptions (setoption name <id> value <x>):");
+    for line in options::described() {
+        text.push_str("\n  ");
+        text.push_str(&line);
+    }
+    text
+}
+
 /// Whether the session goes on after a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {

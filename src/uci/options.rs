@@ -231,7 +231,7 @@ pub const CHESS960: Spec = Spec {
     id: Id::Chess960,
     name: "UCI_Chess960",
     kind: Kind::Check { default: false },
-    what: "castles written king-takes-own-rook (always so from a Chess960 start)",
+    what: "castles written king-takes-own-rook (always so from a Chess960 start other than the classical 518)",
 };
 /// `UCI_Chess960_Arena`: castles written `O-O`/`O-O-O`, the name several
 /// engines give this option for Arena's Chess960 dialect.
@@ -407,6 +407,26 @@ impl Options {
             Change::SearchParam(..) => {}
         }
     }
+}
+
+/// The options for people, one line each (`chess960 uci --help` and its
+/// man page, where a `cargo install` user without README reads them):
+/// name, type and range, default, what it does.
+pub fn described() -> Vec<String> {
+    TABLE
+        .iter()
+        .map(|s| {
+            let kind = match s.kind {
+                Kind::Spin { default, min, max } => {
+                    format!("integer {min}..{max}, default {default}")
+                }
+                Kind::Check { default } => format!("true or false, default {default}"),
+                Kind::Button => "button".to_owned(),
+                Kind::Text => "text, default empty".to_owned(),
+            };
+            format!("{} ({kind}): {}", s.name, s.what)
+        })
+        .collect()
 }
 
 /// The `option` lines sent after `uci`.
