@@ -280,14 +280,19 @@ fn start_body(start: Numbered) -> Result<String, StartError> {
     Ok(s)
 }
 
-/// The event pack: one sheet per round (`starts`, the event's rounds from
-/// round 1), each with the commitment, the public part where the event has
+/// The event pack: one sheet per round of `starts` (round number and
+/// start: every round, or the one an organiser prints before it is
+/// played), each with the commitment, the public part where the event has
 /// one, and the command that checks the round once the secret is out.
 ///
 /// # Errors
 /// None in practice: every derived start is valid; the type is shared
 /// with the other start pages.
-pub fn event_pack(event: &Event, starts: &[Numbered], paper: Paper) -> Result<String, StartError> {
+pub fn event_pack(
+    event: &Event,
+    starts: &[(u32, Numbered)],
+    paper: Paper,
+) -> Result<String, StartError> {
     let commitment = event.commitment();
     let (public_said, public_option) = match &event.public {
         crate::event::Public::Given(p) => (
@@ -313,8 +318,7 @@ pub fn event_pack(event: &Event, starts: &[Numbered], paper: Paper) -> Result<St
         ""
     };
     let mut body = String::new();
-    for (i, &start) in starts.iter().enumerate() {
-        let round = i + 1;
+    for &(round, start) in starts {
         let _ = writeln!(
             body,
             "<section class=\"sheet\">\n<p class=\"event\">{}</p>\n<h1>Round {round} of {}</h1>",
@@ -331,9 +335,10 @@ pub fn event_pack(event: &Event, starts: &[Numbered], paper: Paper) -> Result<St
         );
     }
     Ok(document(
-        &match event.rounds {
-            1 => format!("{title}: the start of its round"),
-            n => format!("{title}: the starts of {n} rounds"),
+        &match (starts, event.rounds) {
+            (_, 1) => format!("{title}: the start of its round"),
+            ([(round, _)], _) => format!("{title}: the start of round {round}"),
+            (_, n) => format!("{title}: the starts of {n} rounds"),
         },
         &format!("size: {}; margin: 12mm;", paper.css()),
         "",
@@ -467,7 +472,9 @@ mod tests {
             "correct horse battery staple".into(),
         )
         .expect("valid");
-        let starts = e.all_rounds().expect("no public part awaited");
+        let starts: Vec<(u32, Numbered)> = (1..)
+            .zip(e.all_rounds().expect("no public part awaited"))
+            .collect();
         let html = event_pack(&e, &starts, Paper::Letter).expect("pack");
         assert_eq!(html.matches("<section class=\"sheet\">").count(), 3);
         assert_eq!(html.matches(&e.commitment()).count(), 6);

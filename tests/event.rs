@@ -991,3 +991,54 @@ fn a_public_part_is_awaited_recorded_once_and_checked() {
     assert!(e.contains("made without --public-part"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `event pack --round R` prints that round's page alone (printed just
+/// before the round, it gives no later round away); a round beyond the
+/// event's is refused as `event draw` refuses it.
+#[test]
+fn a_pack_of_one_round_holds_that_round_alone() {
+    let dir = support::temp_dir("event-pack-round");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    stdout(&[
+        "event",
+        "new",
+        "--rounds",
+        "5",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        f,
+    ]);
+    let starts: Vec<u32> = (1..=5)
+        .map(|r| derive(TEST_SECRET, r, Kind::Chess960).number())
+        .collect();
+    let html = stdout(&["event", "pack", f, "--round", "3"]);
+    assert_eq!(html.matches("<section class=\"sheet\">").count(), 1);
+    assert!(html.contains("<h1>Round 3 of 5</h1>"), "{html}");
+    assert!(html.contains(&format!("--round 3 --start {}", starts[2])));
+    for r in [1, 2, 4, 5] {
+        assert!(
+            !html.contains(&format!("--round {r} ")),
+            "round {r} in {html}"
+        );
+    }
+    assert!(html.contains("the start of round 3"));
+    // The file on standard input, as a decrypting pipe gives it.
+    let piped = std::process::Command::new(support::binary())
+        .args(["event", "draw", "-", "--round", "3"])
+        .stdin(std::fs::File::open(&file).expect("event file"))
+        .output()
+        .expect("run");
+    assert_eq!(piped.status.code(), Some(0), "{piped:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stdout),
+        stdout(&["event", "draw", f, "--round", "3"])
+    );
+    let e = fails_with(&["event", "pack", f, "--round", "6"], 2);
+    assert!(
+        e.contains("round 6 out of range: valid rounds are 1..5"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -70,10 +70,20 @@ fn load(path: &Path) -> Result<Event, CliError> {
     let mut text = String::new();
     // At most a little more than any event file: a path mistyped to a
     // device (/dev/zero, /dev/urandom) or a big file is refused at once,
-    // not read until memory runs out.
-    fs::File::open(path)
-        .and_then(|f| f.take(EVENT_FILE_LIMIT + 1).read_to_string(&mut text))
-        .map_err(cannot)?;
+    // not read until memory runs out. `-` is standard input, as everywhere
+    // in this program (an event file kept encrypted: `gpg -d ... | chess960
+    // event draw -`).
+    if path.as_os_str() == "-" {
+        io::stdin()
+            .lock()
+            .take(EVENT_FILE_LIMIT + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| CliError::Io(format!("cannot read the event file from stdin: {e}")))?;
+    } else {
+        fs::File::open(path)
+            .and_then(|f| f.take(EVENT_FILE_LIMIT + 1).read_to_string(&mut text))
+            .map_err(cannot)?;
+    }
     if text.len() as u64 > EVENT_FILE_LIMIT {
         return Err(CliError::Mismatch(format!(
             "{}: not an event file (larger than {} KiB)",
@@ -182,6 +192,12 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
 /// `event public`: record the public part of an event that awaits one,
 /// the file replaced whole (and kept private) or not at all.
 fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
+    if a.file.as_os_str() == "-" {
+        return Err(CliError::Usage(
+            "event public writes the public part into the event file: give its name, not '-'"
+                .into(),
+        ));
+    }
     let mut e = load(&a.file)?;
     let already = e.public == event::Public::Given(a.text.clone());
     e.record_public(&a.text)?;
@@ -236,7 +252,11 @@ fn pack(a: &EventPackArgs) -> Result<ExitCode, CliError> {
         PaperArg::A4 => Paper::A4,
         PaperArg::Letter => Paper::Letter,
     };
-    let page = html::event_pack(&e, &e.all_rounds()?, paper)?;
+    let starts: Vec<(u32, Numbered)> = match a.round {
+        Some(r) => vec![(r, e.draw(r)?)],
+        None => (1..).zip(e.all_rounds()?).collect(),
+    };
+    let page = html::event_pack(&e, &starts, paper)?;
     let output = a.output.as_deref().unwrap_or(Path::new("-"));
     refuse_event_file(output)?;
     // Every round's start is in it: its owner's alone, as the event file,

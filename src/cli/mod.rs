@@ -526,18 +526,18 @@ fn round_arg(text: &str) -> Result<u32, String> {
 #[derive(Debug, Args)]
 #[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct EventDrawArgs {
-    /// The event file of `event new`.
+    /// The event file of `event new` (`-`: standard input).
     pub file: PathBuf,
     /// Show this round (1..rounds) in full; without it, one line per round: `ROUND NUMBER X-FEN`.
     #[arg(long, value_parser = round_arg, allow_negative_numbers = true)]
     pub round: Option<u32>,
 }
 
-/// `chess960 event pack FILE [-o FILE.html] [--paper a4|letter]`
+/// `chess960 event pack FILE [-o FILE.html] [--paper a4|letter] [--round R]`
 #[derive(Debug, Args)]
 #[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct EventPackArgs {
-    /// The event file of `event new`.
+    /// The event file of `event new` (`-`: standard input).
     pub file: PathBuf,
     /// The HTML file to write (stdout when omitted or `-`).
     #[arg(short = 'o', long = "output", value_name = "FILE.html")]
@@ -545,6 +545,10 @@ pub struct EventPackArgs {
     /// The paper the pages are laid out for (each fits both).
     #[arg(long, value_enum, default_value_t = PaperArg::A4)]
     pub paper: PaperArg,
+    /// Only this round's page (1..rounds): printed just before it is played, it gives no later
+    /// round away.
+    #[arg(long, value_parser = round_arg, allow_negative_numbers = true)]
+    pub round: Option<u32>,
 }
 
 /// Paper sizes of printed pages.
@@ -560,7 +564,7 @@ pub enum PaperArg {
 #[derive(Debug, Args)]
 #[command(after_help = COMMAND_EXIT_STATUS)]
 pub struct EventFileArgs {
-    /// The event file of `event new`.
+    /// The event file of `event new` (`-`: standard input).
     pub file: PathBuf,
 }
 
