@@ -380,6 +380,24 @@ fn verify_names_the_likely_slip() {
         1,
     );
     assert!(err.contains(&whole), "{err}");
+    // Hex typed in capitals: named as the slip it is.
+    let hex = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    let err = fails_with(
+        &[
+            "event",
+            "verify",
+            "--commitment",
+            &chess960::event::commitment(hex),
+            "--secret",
+            &hex.to_uppercase(),
+            "--round",
+            "1",
+            "--start",
+            "0",
+        ],
+        1,
+    );
+    assert!(err.contains("in lower case, without white space"), "{err}");
     // A secret pasted with a line end: named as the typo it is.
     let padded = format!("{SECRET}\n");
     let err = fails_with(

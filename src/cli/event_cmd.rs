@@ -410,7 +410,14 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
         // A secret pasted with a space or a line end: a typo, not a cheat.
         let padded = a.secret.trim() != a.secret;
         let fits = event::check_commitment(a.secret.trim(), &commitment).is_ok();
+        // Hex typed in capitals: the program's secrets are lower case.
+        let lower = a.secret.trim().to_ascii_lowercase();
+        let fits_lower = lower != a.secret && event::check_commitment(&lower, &commitment).is_ok();
         match e {
+            EventError::WrongSecret { .. } if fits_lower && !fits => CliError::Mismatch(format!(
+                "{e} (in lower case, without white space at its ends, it matches: the secrets \
+                 of `event new` are lower-case hex, and the exact bytes are hashed)"
+            )),
             EventError::WrongSecret { .. } if padded && fits => CliError::Mismatch(format!(
                 "{e} (the secret has white space at an end; without it, it matches: \
                  secrets never end in white space)"
