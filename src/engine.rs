@@ -469,9 +469,8 @@ impl Engine {
         });
     }
 
-    /// `quit`, end of input or a new `go`: a running count is waited for,
-    /// so its total is printed; a running search is stopped as by
-    /// [`Self::stop`].
+    /// `quit` (or end of input): a running count is waited for, so its
+    /// total is printed; a running search is stopped as by [`Self::stop`].
     pub fn finish_perft_or_stop(&mut self) {
         match self.running.as_ref().map(|r| r.kind) {
             Some(JobKind::Count) => self.wait(),

@@ -51,14 +51,23 @@ fn command_paths() -> Vec<Vec<String>> {
     paths
 }
 
-/// The long options `chess960 PATH... --help` shows.
-fn long_options(path: &[String]) -> BTreeSet<String> {
+/// The option lines of `chess960 PATH... --help` (`  -o, --output <FILE>  ...`),
+/// their indentation removed.
+fn option_lines(path: &[String]) -> Vec<String> {
     let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
     args.push("--help");
     support::stdout(&args)
         .lines()
         .map(str::trim_start)
         .filter(|l| l.starts_with('-'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The long options `chess960 PATH... --help` shows.
+fn long_options(path: &[String]) -> BTreeSet<String> {
+    option_lines(path)
+        .iter()
         .flat_map(|l| l.split([' ', ',', '=', '<', '[']).map(str::to_owned))
         .filter(|w| w.starts_with("--") && w.len() > 2)
         .collect()
@@ -67,12 +76,8 @@ fn long_options(path: &[String]) -> BTreeSet<String> {
 /// The options `chess960 PATH... --help` shows with a value, as the man
 /// page's synopsis should write them: `--html FILE.html`.
 fn valued_options(path: &[String]) -> BTreeSet<String> {
-    let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
-    args.push("--help");
-    support::stdout(&args)
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with('-'))
+    option_lines(path)
+        .iter()
         .filter_map(|l| {
             let words: Vec<&str> = l.split([' ', ',']).filter(|w| !w.is_empty()).collect();
             let at = words.iter().position(|w| w.starts_with("--"))?;

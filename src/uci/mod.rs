@@ -301,10 +301,10 @@ impl Session {
         }
         // A new `go` while searching: finish the old search first (its
         // bestmove is sent), so every go gets exactly one bestmove. A
-        // running `go perft` is waited for and prints its count, as
-        // Stockfish's does (a script that pipes several counts gets each);
-        // `stop` before the `go` ends it.
-        self.engine.finish_perft_or_stop();
+        // running `go perft` is ended ("perft stopped"), not waited for:
+        // waiting would hold up the input, and `isready` is answered at
+        // once while a count runs (a deep count takes minutes).
+        self.engine.stop();
         // With no position, that is the one thing to say: what the `go`
         // asks is not read against a position that is not the GUI's.
         if let Some(reason) = self.positions.unreadable() {
