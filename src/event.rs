@@ -421,7 +421,7 @@ pub fn derive(secret: &str, round: u32, kind: Kind) -> Numbered {
     derive_with(secret, None, round, kind)
 }
 
-/// [`derive`] for an event with a public part, or without (`None`).
+/// [`derive()`] for an event with a public part, or without (`None`).
 pub fn derive_with(secret: &str, public: Option<&str>, round: u32, kind: Kind) -> Numbered {
     let key = key(secret, public);
     let mut stream = RoundStream::new(&key, round);
