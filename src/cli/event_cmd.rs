@@ -153,8 +153,8 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
         // command can be run again, not refused as if the file held a secret.
         let exists = || {
             CliError::Io(format!(
-                "'{}' exists: an event file holds a secret that may already be committed \
-                 to; choose another name or add --force",
+                "'{}' exists: event new never writes over a file (an event file's secret may \
+                 already be committed to); choose another name or add --force",
                 path.display()
             ))
         };
