@@ -205,6 +205,47 @@ fn the_log_has_the_four_directions() {
     }
 }
 
+/// A `go` whose searchmoves are all illegal reaches the engine without an
+/// empty `searchmoves` (each ignored move is named to the GUI), and is
+/// answered.
+#[test]
+fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
+    if !python_chess() {
+        return;
+    }
+    let log = std::env::temp_dir().join(format!("chess960-wrap-sm-{}.log", std::process::id()));
+    let path = log.to_string_lossy().into_owned();
+    let mut e = Engine::start_with(
+        &["wrap", "--log", &path, "--", "python3", FAULTY, "ok"],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    e.ask("position startpos");
+    e.send("go depth 1 searchmoves a1a8 e2e5");
+    let (lines, best, _) = e.bestmove(REPLY);
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: go: ignored searchmoves"))
+            .count()
+            == 2,
+        "{lines:?}"
+    );
+    assert_ne!(best, "0000", "{lines:?}");
+    e.send("quit");
+    let _ = e.wait_exit(REPLY);
+    let text = std::fs::read_to_string(&log).expect("log written");
+    let _ = std::fs::remove_file(&log);
+    let sent: Vec<&str> = text
+        .lines()
+        .filter(|l| l.split(' ').nth(1) == Some(">engine") && l.contains(" go "))
+        .collect();
+    assert!(!sent.is_empty(), "{text}");
+    assert!(sent.iter().all(|l| !l.contains("searchmoves")), "{sent:?}");
+}
+
 /// An engine that cannot be started: one line naming it, status 1.
 #[test]
 fn an_engine_that_cannot_start_is_named() {

@@ -841,6 +841,15 @@ impl Front {
             in_searchmoves = w == "searchmoves";
             words.push(w.to_owned());
         }
+        // A `searchmoves` left with no move (every one ignored above) is
+        // dropped: the engine searches every move, as this program's own
+        // engine does then, rather than reading an empty list its own way.
+        let words: Vec<String> = (0..words.len())
+            .filter(|&i| {
+                words[i] != "searchmoves" || words.get(i + 1).is_some_and(|n| is_move_text(n))
+            })
+            .map(|i| words[i].clone())
+            .collect();
         if g.perft.is_some() {
             self.send_engine(&words.join(" "));
             return;
