@@ -195,7 +195,7 @@ pub fn check_public(public: &str) -> Result<(), EventError> {
     if public.is_empty() {
         return Err(EventError::BadPublic("is empty".into()));
     }
-    if public.trim() != public || public.chars().any(char::is_control) {
+    if loose_ends_or_controls(public) {
         return Err(EventError::BadPublic(
             "has white space at an end or a control character: use printable characters only, \
              since the exact bytes are hashed"
@@ -219,10 +219,16 @@ fn check_secret_bytes(secret: &str) -> Result<(), EventError> {
     if secret.len() < MIN_SECRET_LEN {
         return Err(EventError::SecretTooShort(secret.len()));
     }
-    if secret.trim() != secret || secret.chars().any(char::is_control) {
+    if loose_ends_or_controls(secret) {
         return Err(EventError::SecretNotPrintable);
     }
     Ok(())
+}
+
+/// White space at an end or a control character: bytes that copying the
+/// text (a secret, a public part) from a page loses or changes.
+fn loose_ends_or_controls(text: &str) -> bool {
+    text.trim() != text || text.chars().any(char::is_control)
 }
 
 /// A space wider or narrower than the plain one: shown as a space on a

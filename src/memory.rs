@@ -78,9 +78,7 @@ impl<T: Zeroable> ZeroedArray<T> {
             _items: std::marker::PhantomData,
         })
     }
-}
 
-impl<T: Zeroable> ZeroedArray<T> {
     /// [`ZeroedArray::new`] with every page mapped before it is returned:
     /// one zero byte written per [`SMALL_PAGE`], over a few threads.
     ///

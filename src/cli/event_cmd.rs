@@ -73,17 +73,21 @@ fn load(path: &Path) -> Result<Event, CliError> {
     // not read until memory runs out. `-` is standard input, as everywhere
     // in this program (an event file kept encrypted: `gpg -d ... | chess960
     // event draw -`).
-    if path.as_os_str() == "-" {
-        io::stdin()
-            .lock()
-            .take(EVENT_FILE_LIMIT + 1)
-            .read_to_string(&mut text)
-            .map_err(|e| CliError::Io(format!("cannot read the event file from stdin: {e}")))?;
+    let from_stdin = path.as_os_str() == "-";
+    let source: io::Result<Box<dyn Read>> = if from_stdin {
+        Ok(Box::new(io::stdin().lock()))
     } else {
-        fs::File::open(path)
-            .and_then(|f| f.take(EVENT_FILE_LIMIT + 1).read_to_string(&mut text))
-            .map_err(cannot)?;
-    }
+        fs::File::open(path).map(|f| Box::new(f) as Box<dyn Read>)
+    };
+    source
+        .and_then(|r| r.take(EVENT_FILE_LIMIT + 1).read_to_string(&mut text))
+        .map_err(|e| {
+            if from_stdin {
+                CliError::Io(format!("cannot read the event file from stdin: {e}"))
+            } else {
+                cannot(e)
+            }
+        })?;
     if text.len() as u64 > EVENT_FILE_LIMIT {
         return Err(CliError::Mismatch(format!(
             "{}: not an event file (larger than {} KiB)",
@@ -172,20 +176,20 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
             )),
             other => other,
         })?;
-    if a.public_part {
-        eprintln!(
-            "publish the commitment above now, and how the public part will be drawn after it; \
-             then record it with `chess960 event public {} TEXT`; keep the file private until \
-             the last round is played (it holds the secret)",
+    let public_step = if a.public_part {
+        format!(
+            ", and how the public part will be drawn after it; then record it with \
+             `chess960 event public {} TEXT`",
             path.display()
-        );
+        )
     } else {
-        eprintln!(
-            "publish the commitment above now; keep '{}' private until the last round is played \
-             (it holds the secret)",
-            path.display()
-        );
-    }
+        String::new()
+    };
+    eprintln!(
+        "publish the commitment above now{public_step}; keep '{}' private until the last round \
+         is played (it holds the secret)",
+        path.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1320,7 +1320,6 @@ fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> 
     })
 }
 
-/// An `info string ...` line: words only, no moves or scores.
 /// A line an engine writes that the GUI reads as it is: UCI's
 /// `copyprotection` and `registration`, and a `go perft` count as Stockfish
 /// prints it (`e2e4: 20`, an empty line, `Nodes searched: 400`), which
@@ -1339,6 +1338,7 @@ fn is_protocol_or_count(line: &str) -> bool {
         })
 }
 
+/// An `info string ...` line: words only, no moves or scores.
 fn is_info_string(line: &str) -> bool {
     line.split_whitespace().nth(1) == Some("string")
 }

@@ -124,17 +124,14 @@ impl<'a> Worker<'a> {
             }
         }
         for (i, line) in finished.drain(..).enumerate() {
-            reporter.report(&Report {
+            reporter.report(&self.line_report(
                 depth,
-                seldepth: line.seldepth as u32,
-                multipv: i + 1,
-                score: Score::from_internal(line.score),
-                bound: None,
-                nodes: self.control.nodes() + self.unflushed,
-                time: self.control.since_start(),
-                hashfull: self.table.hashfull(),
-                pv: line.pv,
-            });
+                i + 1,
+                line.seldepth,
+                line.score,
+                None,
+                line.pv,
+            ));
         }
     }
 
@@ -260,17 +257,31 @@ impl<'a> Worker<'a> {
                 .copied()
                 .collect(),
         };
-        reporter.report(&Report {
+        reporter.report(&self.line_report(depth, line, self.seldepth, score, bound, pv));
+    }
+
+    /// The report of one line now: its own figures with the search's
+    /// counts so far.
+    fn line_report(
+        &self,
+        depth: u32,
+        multipv: usize,
+        seldepth: usize,
+        score: i32,
+        bound: Option<Bound>,
+        pv: Vec<shakmaty::Move>,
+    ) -> Report {
+        Report {
             depth,
-            seldepth: self.seldepth as u32,
-            multipv: line,
+            seldepth: seldepth as u32,
+            multipv,
             score: Score::from_internal(score),
             bound,
             nodes: self.control.nodes() + self.unflushed,
             time: self.control.since_start(),
             hashfull: self.table.hashfull(),
             pv,
-        });
+        }
     }
 }
 
