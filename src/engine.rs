@@ -385,10 +385,17 @@ impl Engine {
 
     /// Search `game` for `movetime_ms` and wait for the move: the answer a
     /// front-end gives when the engine behind it fails (`chess960 wrap`).
+    /// `searchmoves` restricts the root as the GUI's `go` did (empty: every
+    /// move), so the replacement answers the question that was asked.
     /// Returns the move (`None` only when there is no legal move) and the
     /// last iteration's report, so that the GUI gets an `info` line with
     /// the move as from any search.
-    pub fn quick_move(&mut self, game: &Game, movetime_ms: u64) -> (Option<Move>, Option<Report>) {
+    pub fn quick_move(
+        &mut self,
+        game: &Game,
+        movetime_ms: u64,
+        searchmoves: Vec<Move>,
+    ) -> (Option<Move>, Option<Report>) {
         struct Last(std::sync::mpsc::Sender<Report>);
         impl Reporter for Last {
             fn report(&mut self, r: &Report) {
@@ -402,6 +409,7 @@ impl Engine {
             },
             multipv: 1,
             threads: 1,
+            searchmoves,
             ..GoRequest::default()
         };
         let (tx, rx) = std::sync::mpsc::channel();

@@ -567,6 +567,32 @@ fn an_engine_that_dies_on_an_option_is_given_up_on() {
     if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &best, false) {
         e.fail(&format!("'{best}': {why}"));
     }
+    // The front-end's own move answers the question asked: searchmoves
+    // (two moves no search plays from the start) restrict it.
+    e.send("go movetime 50 searchmoves a2a3 h2h4");
+    let (before, best, _) = e.bestmove(REPLY);
+    if best != "a2a3" && best != "h2h4" {
+        e.fail(&format!("'{best}' is not among searchmoves: {before:?}"));
+    }
+}
+
+/// A GUI that does not wait for `readyok` before its `go` (a script) reads
+/// its answers in the order it asked, also when the engine dies on an
+/// option and the front-end answers both.
+#[test]
+fn a_readyok_asked_first_comes_before_the_bestmove() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["crash"]);
+    e.send("setoption name Crash value 1");
+    e.send("isready");
+    e.send("position startpos");
+    e.send("go movetime 50");
+    let (before, _, _) = e.bestmove(Duration::from_secs(30));
+    if !before.iter().any(|l| l == "readyok") {
+        e.fail(&format!("the bestmove came before the readyok: {before:?}"));
+    }
 }
 
 /// A GUI's `isready` that the engine took with it when it failed is

@@ -177,6 +177,9 @@ enum Asker {
 #[derive(Debug, Clone, Copy)]
 struct Ready {
     asker: Asker,
+    /// The number of the GUI line it came with or after (see
+    /// [`Front::gui_lines`]).
+    asked: u64,
     /// When the engine is restarted for not answering it.
     deadline: Instant,
 }
@@ -226,6 +229,8 @@ struct Search {
     /// Whether its `go` reached the engine (or waits for its handshake),
     /// rather than kept while a late answer is awaited.
     given: bool,
+    /// The number of its `go` among the GUI's lines.
+    asked: u64,
     /// Its `go` as the engine was sent it: sent again to an engine
     /// restarted in place of the one that took it.
     engine_go: String,
@@ -264,6 +269,9 @@ struct Front {
     /// Each `isready` the engine has not answered yet, oldest first: its
     /// `readyok`s come in that order.
     readies: VecDeque<Ready>,
+    /// The GUI's lines read so far: orders its `isready`s among its `go`s,
+    /// so that the front-end's own answers keep the GUI's order.
+    gui_lines: u64,
     /// `bestmove`s still to come for searches the front-end answered
     /// itself when the engine's time was up: dropped when they come, with
     /// the `info` lines before them.
@@ -311,6 +319,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         searches: VecDeque::new(),
         early_answer: None,
         readies: VecDeque::new(),
+        gui_lines: 0,
         late_answers: 0,
         late_deadline: None,
         exits_in_a_row: 0,
@@ -321,7 +330,9 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
     // One short search before the GUI's first `go`: the own engine's first
     // search pays for its first allocations and thread (about 50 ms on a
     // loaded machine), which a replacement at a low clock cannot spare.
-    let _ = front.own.quick_move(&Game::default(), FALLBACK_MIN_MS);
+    let _ = front
+        .own
+        .quick_move(&Game::default(), FALLBACK_MIN_MS, Vec::new());
     front.run();
     Ok(())
 }
@@ -492,6 +503,7 @@ impl Front {
     /// One GUI line; `false` when the front-end is to end.
     fn on_gui(&mut self, line: &str) -> bool {
         self.log.line("gui>", line);
+        self.gui_lines += 1;
         let cmd = match command::parse_line(line) {
             Ok(parsed) => match parsed.command {
                 Some(cmd) => cmd,
@@ -517,6 +529,7 @@ impl Front {
                     self.send_engine("isready");
                     self.readies.push_back(Ready {
                         asker: Asker::Gui,
+                        asked: self.gui_lines,
                         deadline: Instant::now() + READY_TIMEOUT,
                     });
                 } else {
@@ -584,6 +597,22 @@ impl Front {
             .count()
     }
 
+    /// Answer the GUI's `isready`s that came before the `go` numbered
+    /// `asked`, before the front-end answers that `go` itself because the
+    /// engine that owed them is gone: a GUI reads its answers in the order
+    /// it asked (a `readyok` after a later `go`'s `bestmove` would answer
+    /// nothing it waits for). The engine started next is not asked them.
+    fn answer_readies_before(&mut self, asked: u64) {
+        let (before, kept): (VecDeque<Ready>, VecDeque<Ready>) = self
+            .readies
+            .drain(..)
+            .partition(|r| r.asker == Asker::Gui && r.asked < asked);
+        self.readies = kept;
+        for _ in before {
+            self.send_gui(&output::readyok());
+        }
+    }
+
     /// Answer every `isready` of the GUI's the engine has not, and forget
     /// the front-end's own: the engine is given up on, restarted for not
     /// answering, or the GUI has quit.
@@ -626,6 +655,7 @@ impl Front {
         b.send("isready", &self.log);
         self.readies.push_back(Ready {
             asker: Asker::Fence { owed },
+            asked: self.gui_lines,
             deadline: Instant::now() + READY_TIMEOUT,
         });
     }
@@ -878,6 +908,7 @@ impl Front {
             given: self.backend.as_ref().is_some_and(|b| !b.holding()),
             engine_go: words.join(" "),
             hurried: false,
+            asked: self.gui_lines,
         };
         self.searches.push_back(search);
         if let Some(b) = self.backend.as_mut() {
@@ -1007,6 +1038,7 @@ impl Front {
     fn replace_all(&mut self, why: &str) {
         self.early_answer = None;
         while let Some(search) = self.searches.pop_front() {
+            self.answer_readies_before(search.asked);
             self.replace(&search, why);
         }
         // Their gos, kept while a late answer was awaited, are answered
@@ -1029,7 +1061,16 @@ impl Front {
         let spent = search.started.elapsed().as_millis() as u64;
         let ms = (given.saturating_sub(spent) * FALLBACK_PER_MILLE / 1000)
             .clamp(FALLBACK_MIN_MS, FALLBACK_MAX_MS);
-        let (best, report) = self.own.quick_move(&search.game, ms);
+        // The GUI's searchmoves, read as its `go` was (those that could not
+        // be read were named to the GUI then).
+        let root = search.game.position();
+        let searchmoves = search
+            .go
+            .searchmoves
+            .iter()
+            .filter_map(|m| parse_uci_move(root, m).ok())
+            .collect();
+        let (best, report) = self.own.quick_move(&search.game, ms, searchmoves);
         self.send_gui(&format!(
             "info string {why}; chess960 answers with its own move"
         ));
@@ -1138,6 +1179,7 @@ impl Front {
             }
             if search.hurried {
                 if let Some(search) = self.searches.pop_front() {
+                    self.answer_readies_before(search.asked);
                     self.replace(&search, "the engine was restarted");
                 }
                 continue;
@@ -1193,6 +1235,7 @@ impl Front {
                 self.searches.push_front(search);
                 break;
             }
+            self.answer_readies_before(search.asked);
             self.replace(&search, "no engine is running");
         }
         self.answer_gui_readies();
