@@ -240,11 +240,9 @@ impl UciClient {
             if line.is_empty() || line.starts_with("info") {
                 continue;
             }
-            let parsed = line
-                .split_once(':')
-                .and_then(|(m, n)| Some((m.trim().to_owned(), n.trim().parse::<u64>().ok()?)));
-            match parsed {
-                Some(entry) => out.push(entry),
+            match divide_line(&line) {
+                Some(DivideLine::Move(m, n)) => out.push((m.to_owned(), n)),
+                Some(DivideLine::Figure) => {}
                 None => {
                     return Err(ClientError::Unexpected {
                         command: self.command.clone(),
@@ -254,6 +252,9 @@ impl UciClient {
                 }
             }
         }
+        // What the engine prints after its total (a time, a speed) is read
+        // here, not taken for the next position's divide.
+        self.sync()?;
         Ok(Divide { moves: out, total })
     }
 }
@@ -267,6 +268,41 @@ pub struct Divide {
     /// It is the engine's claim, kept apart from its lines: an engine can
     /// count every move right and still add them up wrong.
     pub total: Option<u64>,
+}
+
+/// A line of a divide other than its total.
+#[derive(Debug, PartialEq, Eq)]
+enum DivideLine<'a> {
+    /// `<move>: <count>`, the move as written.
+    Move(&'a str, u64),
+    /// `<name>: <value>` whose name is no move: a figure of the engine's own
+    /// (`Time (ms): 12`, `nps: 3000000`), skipped.
+    Figure,
+}
+
+/// Read one divide line. A name before the colon is taken for a move when
+/// it is one word with a digit in it (every square has one), or a castling
+/// word such as `O-O`: so a wrong move such as `z9z9` is still reported as
+/// the engine's, while an engine's statistics are not. `None`: no
+/// `<name>: <number>` line at all.
+fn divide_line(line: &str) -> Option<DivideLine<'_>> {
+    let (name, value) = line.split_once(':')?;
+    let name = name.trim();
+    let value = value.trim();
+    let one_word = !name.is_empty() && !name.contains(char::is_whitespace);
+    let a_move = one_word
+        && (name.contains(|c: char| c.is_ascii_digit()) || crate::notation::is_move_text(name));
+    if a_move {
+        Some(DivideLine::Move(name, value.parse().ok()?))
+    } else {
+        // A figure has a number first (`12`, `12 ms`, `3.5e6`).
+        value
+            .split_whitespace()
+            .next()?
+            .parse::<f64>()
+            .ok()
+            .map(|_| DivideLine::Figure)
+    }
 }
 
 /// The number of a `Nodes searched: N` line (its first word after the
@@ -324,6 +360,21 @@ mod tests {
         );
         assert_eq!(super::nodes_searched("Nodes searched: many"), None);
         assert_eq!(super::nodes_searched("Nodes searched"), None);
+    }
+
+    #[test]
+    fn a_divide_line_is_a_move_or_a_figure() {
+        use super::{divide_line, DivideLine};
+        assert_eq!(divide_line("b1h1: 21"), Some(DivideLine::Move("b1h1", 21)));
+        assert_eq!(divide_line("O-O : 3"), Some(DivideLine::Move("O-O", 3)));
+        // A wrong move is still the engine's move, for the check to name.
+        assert_eq!(divide_line("z9z9: 5"), Some(DivideLine::Move("z9z9", 5)));
+        assert_eq!(divide_line("Time (ms): 12"), Some(DivideLine::Figure));
+        assert_eq!(divide_line("time: 1"), Some(DivideLine::Figure));
+        assert_eq!(divide_line("nps: 3.5e6 nodes/s"), Some(DivideLine::Figure));
+        assert_eq!(divide_line("e2e4: many"), None);
+        assert_eq!(divide_line("Unknown command: go perft 3"), None);
+        assert_eq!(divide_line("bestmove e2e4"), None);
     }
 
     #[test]

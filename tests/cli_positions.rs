@@ -933,6 +933,45 @@ fn a_full_standard_output_is_named() {
         err.starts_with("error: cannot write standard output: "),
         "{err}"
     );
+    // clap's own answers too (a packager's smoke test reads the status),
+    // and `manpage --dir` writes every page before it lists them.
+    let pages = std::env::temp_dir().join(format!("chess960-full-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&pages);
+    let dir = pages.to_str().expect("utf-8 path");
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["perft", "--help"],
+        &["manpage", "--dir", dir],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("open /dev/full");
+        let out = Command::new(BIN)
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("run chess960");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: cannot write standard output: "),
+            "{args:?}: {err}"
+        );
+    }
+    let written = std::fs::read_dir(&pages).map_or(0, Iterator::count);
+    let listed = Command::new(BIN)
+        .args(["manpage", "--dir", dir])
+        .output()
+        .expect("run chess960");
+    assert_eq!(
+        written,
+        String::from_utf8_lossy(&listed.stdout).lines().count(),
+        "pages written with stdout full"
+    );
+    let _ = std::fs::remove_dir_all(&pages);
 }
 
 /// `show` reads its numbers as `fen` does: a negative or malformed number

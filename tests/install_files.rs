@@ -195,6 +195,11 @@ fn manpage_into_an_unusable_directory_fails_with_one_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains(dir.to_str().expect("utf-8 path")), "{err}");
     let _ = std::fs::remove_file(&dir);
+    // A device is named as no directory, not as a file that "exists".
+    let o = support::run(&["manpage", "--dir", "/dev/null"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(err.contains("/dev/null: not a directory"), "{err}");
 }
 
 #[test]

@@ -278,6 +278,18 @@ fn cli_json_report() {
     // The position is named on stderr too, terminal or not (a CI log).
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.lines().any(|l| l.starts_with("MISMATCH: ")), "{err}");
+
+    // And from a divide of the suite.
+    let path = temp_file("divide.perft", &first_castling_block(true));
+    let out = bin()
+        .args(["perft", "3", "--divide", "--epd"])
+        .arg(&path)
+        .output()
+        .expect("run binary");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.lines().any(|l| l.starts_with("MISMATCH: ")), "{err}");
 }
 
 #[test]

@@ -158,10 +158,19 @@ pub fn manpage(dir: Option<&Path>) -> Result<ExitCode, CliError> {
         stdout.flush()?;
         return Ok(ExitCode::SUCCESS);
     };
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::Io(format!(
+            "cannot write pages into {}: not a directory",
+            dir.display()
+        )));
+    }
     std::fs::create_dir_all(dir)
         .map_err(|e| CliError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let mut pages = vec![cmd.clone()];
     add_subcommand_pages(&cmd, &mut pages);
+    // Every page is written before the list is printed: a list that cannot
+    // be printed leaves no page out.
+    let mut written = Vec::with_capacity(pages.len());
     for page in pages {
         let name = page
             .get_display_name()
@@ -170,6 +179,9 @@ pub fn manpage(dir: Option<&Path>) -> Result<ExitCode, CliError> {
         let path = dir.join(format!("{name}.{MAN_SECTION}"));
         std::fs::write(&path, render(page)?)
             .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))?;
+        written.push(path);
+    }
+    for path in written {
         writeln!(stdout, "{}", path.display())?;
     }
     stdout.flush()?;

@@ -689,11 +689,32 @@ impl From<io::Error> for CliError {
     }
 }
 
+/// Print clap's answer to a command line it did not run: `--help` and
+/// `--version` on stdout (status 0, or 1 with the write's error when
+/// stdout cannot take them, as every command's output), a usage error on
+/// stderr (status 2).
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let printed = e.print().and_then(|()| io::stdout().flush());
+    match printed {
+        Err(err) if !e.use_stderr() => match CliError::from(err) {
+            CliError::Closed => ExitCode::SUCCESS,
+            other => {
+                eprintln!("error: {other}");
+                other.exit_code()
+            }
+        },
+        _ => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+    }
+}
+
 /// Parse the command line and run it. Usage errors are clap's own (the
 /// message, a suggestion for a misspelt option, the usage line, "try
 /// '--help'") with status 2.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     let result = match cli.command {
         None | Some(Command::Uci) => crate::uci::run_stdio()
             .map(|()| ExitCode::SUCCESS)

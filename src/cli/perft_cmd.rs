@@ -156,7 +156,12 @@ fn divide_suite(jobs: &[Job], config: &PerftConfig) -> Result<ExitCode, CliError
         }
         writeln!(out, "{}", result_line(job, &r))?;
         checked += usize::from(r.expected.is_some());
-        mismatches += usize::from(r.matches() == Some(false));
+        if r.matches() == Some(false) {
+            mismatches += 1;
+            // Where a log is searched for it, as from a run without --divide.
+            out.flush()?;
+            say_mismatch(&job.id, job.depth, r.nodes, r.expected);
+        }
         nodes += total;
     }
     let elapsed = start.elapsed();
@@ -503,12 +508,14 @@ fn check_engine(
                     "{name} differs from chess960 at {id} (depth {depth}): {}",
                     d.root_fen
                 )?;
-                let shown = if d.moves.is_empty() {
-                    "(none)".to_owned()
-                } else {
-                    d.moves.join(" ")
+                let shown = |moves: &[String]| {
+                    if moves.is_empty() {
+                        "(none)".to_owned()
+                    } else {
+                        moves.join(" ")
+                    }
                 };
-                writeln!(out, "moves to the differing position: {shown}")?;
+                writeln!(out, "moves to the differing position: {}", shown(&d.moves))?;
                 writeln!(out, "differing position: {}", d.fen)?;
                 if let Some(m) = &d.miscount {
                     writeln!(out, "{}", miscount_text(m, d.moves.last()))?;
@@ -516,12 +523,12 @@ fn check_engine(
                     writeln!(
                         out,
                         "missing (legal, not listed by the engine): {}",
-                        d.missing.join(" ")
+                        shown(&d.missing)
                     )?;
                     writeln!(
                         out,
                         "extra (listed by the engine, not legal): {}",
-                        d.extra.join(" ")
+                        shown(&d.extra)
                     )?;
                 }
                 if !d.twice.is_empty() {

@@ -230,6 +230,7 @@ impl Checker<'_> {
                 }
             }
         }
+        twice.sort();
         Ok(Theirs {
             counts: out,
             twice,

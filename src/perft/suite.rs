@@ -75,6 +75,8 @@ fn err(line: usize, reason: impl Into<String>) -> SuiteError {
 /// a depth given twice with different counts, ...), [`SuiteError::Empty`]
 /// when there is no position.
 pub fn parse(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
+    // A byte-order mark (an editor that saved the file) is no keyword.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let content = || {
         text.lines()
             .enumerate()
@@ -321,6 +323,10 @@ mod tests {
         assert_eq!(s[1].id, "2");
         assert_eq!(s[1].expected.len(), 1);
         assert_eq!(s[1].expected_at(3), Some(12189));
+        // As an editor saved it, with a byte-order mark.
+        let marked = parse(&format!("\u{feff}{text}")).unwrap();
+        assert_eq!(marked[0].id, "first");
+        assert_eq!(marked.len(), 2);
     }
 
     #[test]

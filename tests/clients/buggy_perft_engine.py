@@ -7,7 +7,7 @@ divide) with python-chess, except that its move generator drops every castle
 whose rook would cross or land on a square the opponent attacks: a rule that
 does not exist (only the king's path must be safe). Everything else is
 python-chess's legal move generation. Usage:
-buggy_perft_engine.py [twice|total|stale]
+buggy_perft_engine.py [twice|total|stale|figures]
 
 With `twice` it drops nothing but lists every castle twice in its divide (a
 generator that makes a castle once per encoding, or once per rook search).
@@ -15,7 +15,10 @@ With `total` it drops nothing and counts every move right, but its
 `Nodes searched` adds each castle's count twice (a total summed apart from
 the lines). With `stale` it drops nothing, but a castle's line in a divide
 deeper than 1 is one more than its count (a count that differs from the
-engine's own divide after the move, as a stale hash entry gives).
+engine's own divide after the move, as a stale hash entry gives). With
+`figures` it drops nothing and counts right, but prints figures of its own
+around the divide, as many engines do: `Time (ms): T` before its total and
+`nps: N` after it.
 """
 import sys
 
@@ -38,7 +41,7 @@ TWICE = MODE == "twice"
 
 
 def moves(board):
-    if MODE in ("twice", "total", "stale"):
+    if MODE in ("twice", "total", "stale", "figures"):
         return list(board.legal_moves)
     return [m for m in board.legal_moves if not rook_path_attacked(board, m)]
 
@@ -97,7 +100,11 @@ def main():
                 if TWICE and board.is_castling(m):
                     print(f"{m.uci()}: {n}")
             print()
+            if MODE == "figures":
+                print("Time (ms): 1")
             print(f"Nodes searched: {total}")
+            if MODE == "figures":
+                print(f"nps: {total * 1000}")
         elif cmd == "quit":
             break
         sys.stdout.flush()
