@@ -12,7 +12,13 @@
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// How long an engine that closed its output is given to finish writing
+/// its stderr, for the message that reports its exit.
+const LAST_WORDS_WAIT: Duration = Duration::from_millis(500);
 
 /// Why talking to the engine failed. Each message names the engine's
 /// command and what it did.
@@ -30,12 +36,15 @@ pub enum ClientError {
         reason: String,
     },
     /// The engine closed its output (it exited or crashed).
-    #[error("engine '{command}' exited while {doing}")]
+    #[error("engine '{command}' exited while {doing}{said}")]
     Died {
         /// The command as given.
         command: String,
         /// What we were waiting for.
         doing: String,
+        /// Its last line on stderr, quoted, or nothing: most engines say
+        /// there why they stop (a Python traceback's last line, an assert).
+        said: String,
     },
     /// No answer in time.
     #[error("engine '{command}' did not answer within {seconds} s while {doing}")]
@@ -75,6 +84,10 @@ pub struct UciClient {
     stdin: ChildStdin,
     lines: Receiver<String>,
     timeout: Duration,
+    /// The engine's last non-blank line on stderr (its output there is
+    /// read, not shown: a table of counts on stdout stays clean).
+    last_stderr: Arc<Mutex<Option<String>>>,
+    stderr_reader: Option<JoinHandle<()>>,
     /// `id name`, if the engine sent one.
     pub name: Option<String>,
     /// Whether the engine declared the `UCI_Chess960` option.
@@ -101,7 +114,7 @@ impl UciClient {
             .args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| ClientError::Start {
                 command: command.to_owned(),
@@ -116,6 +129,20 @@ impl UciClient {
                 })
             }
         };
+        let last_stderr = Arc::new(Mutex::new(None));
+        let stderr_reader = child.stderr.take().map(|err| {
+            let last = Arc::clone(&last_stderr);
+            std::thread::spawn(move || {
+                crate::lines::each_line(BufReader::new(err), |line| {
+                    if !line.trim().is_empty() {
+                        if let Ok(mut l) = last.lock() {
+                            *l = Some(clip(line.trim()));
+                        }
+                    }
+                    true
+                });
+            })
+        });
         let (tx, rx) = mpsc::channel();
         // Lines that are not UTF-8 (an old engine's Latin-1 author) are
         // read, not taken for the engine's exit.
@@ -128,6 +155,8 @@ impl UciClient {
             stdin,
             lines: rx,
             timeout,
+            last_stderr,
+            stderr_reader,
             name: None,
             declares_chess960: false,
         };
@@ -154,10 +183,33 @@ impl UciClient {
     pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
-            .map_err(|_| ClientError::Died {
-                command: self.command.clone(),
-                doing: format!("reading '{line}'"),
-            })
+            .map_err(|_| self.died(&format!("reading '{line}'")))
+    }
+
+    /// The error for an engine that exited while `doing`, with its last
+    /// words on stderr when it wrote any (waited for up to
+    /// [`LAST_WORDS_WAIT`]: its stderr closes as it exits).
+    fn died(&mut self, doing: &str) -> ClientError {
+        let end = Instant::now() + LAST_WORDS_WAIT;
+        while self
+            .stderr_reader
+            .as_ref()
+            .is_some_and(|r| !r.is_finished())
+            && Instant::now() < end
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let said = self
+            .last_stderr
+            .lock()
+            .ok()
+            .and_then(|l| l.clone())
+            .map_or_else(String::new, |l| format!("; its last line on stderr: '{l}'"));
+        ClientError::Died {
+            command: self.command.clone(),
+            doing: doing.to_owned(),
+            said,
+        }
     }
 
     /// `isready`, then wait for `readyok`.
@@ -200,12 +252,7 @@ impl UciClient {
                         doing: doing.to_owned(),
                     })
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(ClientError::Died {
-                        command: self.command.clone(),
-                        doing: doing.to_owned(),
-                    })
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.died(doing)),
             }
         }
     }

@@ -193,6 +193,11 @@ fn broken_engines_end_the_run_with_status_2() {
             "has no 'go perft'",
         ),
         (script("sys.exit(0)"), "exited"),
+        // Its last words on stderr are quoted (a traceback's last line).
+        (
+            script("raise ValueError('no perft in here')"),
+            "its last line on stderr: 'ValueError: no perft in here'",
+        ),
         (script("pass"), "did not answer within 1 s"),
     ];
     for (engine, says) in cases {
