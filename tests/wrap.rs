@@ -246,6 +246,105 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
     assert!(sent.iter().all(|l| !l.contains("searchmoves")), "{sent:?}");
 }
 
+/// A `setoption` value the engine declared it cannot take (not a number
+/// for a spin, beyond its range) is named to the GUI and not sent: an
+/// engine that exits on it (Stockfish 15.1 on `Hash value lots`) would
+/// have it replayed at every restart. Values it can take pass.
+#[test]
+fn an_option_value_the_engine_cannot_take_is_named_not_sent() {
+    if !python_chess() {
+        return;
+    }
+    let log = std::env::temp_dir().join(format!("chess960-wrap-opt-{}.log", std::process::id()));
+    let path = log.to_string_lossy().into_owned();
+    let mut e = Engine::start_with(
+        &["wrap", "--log", &path, "--", "python3", FAULTY, "ok"],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    e.send("setoption name Hash value lots");
+    e.send("setoption name Hash value 4096");
+    e.send("setoption name hash value 64");
+    e.send("isready");
+    let before = e.expect("readyok", REPLY).into_iter();
+    let errors: Vec<String> = before
+        .filter(|l| l.starts_with("info string error: option Hash"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: option Hash: 'lots' is not an integer; not sent to the engine",
+            "info string error: option Hash: 4096 out of range 1..1024; not sent to the engine"
+        ],
+    );
+    e.send("quit");
+    let _ = e.wait_exit(REPLY);
+    let text = std::fs::read_to_string(&log).expect("log written");
+    let _ = std::fs::remove_file(&log);
+    let sent: Vec<&str> = text
+        .lines()
+        .filter(|l| l.split(' ').nth(1) == Some(">engine") && l.contains("setoption"))
+        .collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(
+        sent[0].ends_with("setoption name hash value 64"),
+        "{sent:?}"
+    );
+}
+
+/// An engine that exits during an infinite search: the search stays open
+/// (UCI answers it only after `stop`; a GUI takes an early answer for its
+/// next search's), is given to the engine started in its place, and is
+/// answered at the GUI's `stop`.
+#[test]
+fn an_infinite_search_stays_open_when_its_engine_exits() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = before_third_go("exit");
+    e.send("position startpos");
+    e.send("go infinite");
+    let meanwhile = e.drain(Duration::from_millis(1500));
+    if meanwhile.iter().any(|l| l.starts_with("bestmove")) {
+        e.fail(&format!("answered before stop: {meanwhile:?}"));
+    }
+    e.send("stop");
+    let (_, best, _) = e.bestmove(REPLY);
+    if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &best, false) {
+        e.fail(&format!("'{best}': {why}"));
+    }
+}
+
+/// With the engine given up on, a `ponderhit` is answered at once by the
+/// front-end, not when the deadline near the end of the clock comes.
+#[test]
+fn a_ponderhit_with_no_engine_is_answered_at_once() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["crash"]);
+    e.send("setoption name Crash value 1");
+    e.send("isready");
+    e.expect("readyok", Duration::from_secs(30));
+    e.send("position startpos");
+    e.send("go ponder wtime 60000 btime 60000");
+    let meanwhile = e.drain(Duration::from_millis(500));
+    if meanwhile.iter().any(|l| l.starts_with("bestmove")) {
+        e.fail(&format!("answered before ponderhit: {meanwhile:?}"));
+    }
+    let asked = std::time::Instant::now();
+    e.send("ponderhit");
+    let (_, best, _) = e.bestmove(REPLY);
+    if asked.elapsed() > Duration::from_secs(10) {
+        e.fail(&format!("answered {:?} after ponderhit", asked.elapsed()));
+    }
+    if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &best, false) {
+        e.fail(&format!("'{best}': {why}"));
+    }
+}
+
 /// An engine that cannot be started: one line naming it, status 1.
 #[test]
 fn an_engine_that_cannot_start_is_named() {

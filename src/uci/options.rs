@@ -127,37 +127,99 @@ impl Spec {
 
     /// Check a `setoption` value against the type and range.
     fn read(&self, value: Option<&str>) -> Result<Value, String> {
-        let name = self.name;
-        match self.kind {
-            Kind::Spin { min, max, .. } => {
-                let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
-                let n: i64 = v.trim().parse().map_err(|_| {
-                    let t = v.trim();
-                    if super::command::digits_only(t.strip_prefix(['+', '-']).unwrap_or(t)) {
-                        // A whole number all the same, beyond what any spin holds.
-                        format!("option {name}: {t} out of range {min}..{max}")
-                    } else {
-                        format!("option {name}: '{v}' is not an integer")
-                    }
-                })?;
-                if n < min || n > max {
-                    return Err(format!("option {name}: {n} out of range {min}..{max}"));
+        read_value(self.name, self.kind, value)
+    }
+}
+
+/// Read a `setoption` value for the option `name` of `kind`: its value, or
+/// the message naming what is wrong with it.
+fn read_value(name: &str, kind: Kind, value: Option<&str>) -> Result<Value, String> {
+    match kind {
+        Kind::Spin { min, max, .. } => {
+            let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+            let n: i64 = v.trim().parse().map_err(|_| {
+                let t = v.trim();
+                if super::command::digits_only(t.strip_prefix(['+', '-']).unwrap_or(t)) {
+                    // A whole number all the same, beyond what any spin holds.
+                    format!("option {name}: {t} out of range {min}..{max}")
+                } else {
+                    format!("option {name}: '{v}' is not an integer")
                 }
-                Ok(Value::Int(n))
+            })?;
+            if n < min || n > max {
+                return Err(format!("option {name}: {n} out of range {min}..{max}"));
             }
-            Kind::Check { .. } => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") => Ok(Value::Bool(true)),
-                Some("false") => Ok(Value::Bool(false)),
-                Some(v) => Err(format!("option {name}: '{v}' is not true or false")),
-                None => Err(format!("option {name} needs true or false")),
-            },
-            Kind::Button => Ok(Value::None),
-            Kind::Text => {
-                let v = value.unwrap_or("").trim();
-                Ok(Value::Text(if v == "<empty>" { "" } else { v }.to_owned()))
-            }
+            Ok(Value::Int(n))
+        }
+        Kind::Check { .. } => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("true") => Ok(Value::Bool(true)),
+            Some("false") => Ok(Value::Bool(false)),
+            Some(v) => Err(format!("option {name}: '{v}' is not true or false")),
+            None => Err(format!("option {name} needs true or false")),
+        },
+        Kind::Button => Ok(Value::None),
+        Kind::Text => {
+            let v = value.unwrap_or("").trim();
+            Ok(Value::Text(if v == "<empty>" { "" } else { v }.to_owned()))
         }
     }
+}
+
+/// Check a `setoption` value for `name` against the option another engine
+/// declared under that name (its `option` lines, read by vampirc-uci
+/// behind a panic guard), with the messages this engine gives for its own
+/// options. `chess960 wrap` names a value the engine cannot read rather
+/// than passing it on: Stockfish 15.1 exits on `setoption name Hash value
+/// lots`, and the value, replayed at every restart, lost the engine for the
+/// whole session. `Ok` where there is nothing to check against: an option
+/// not declared (an engine may take hidden ones), a string, a button, a
+/// declaration that is not read.
+///
+/// # Errors
+/// The message naming the option and the value.
+pub fn check_declared(
+    declarations: &[String],
+    name: &str,
+    value: Option<&str>,
+) -> Result<(), String> {
+    let name = name.trim();
+    for line in declarations {
+        let owned = line.clone();
+        let Ok(vampirc_uci::UciMessage::Option(config)) =
+            std::panic::catch_unwind(move || vampirc_uci::parse_one(&owned))
+        else {
+            continue;
+        };
+        if !config.get_name().trim().eq_ignore_ascii_case(name) {
+            continue;
+        }
+        return match config {
+            UciOptionConfig::Spin { min, max, .. } => {
+                let kind = Kind::Spin {
+                    default: 0,
+                    min: min.unwrap_or(i64::MIN),
+                    max: max.unwrap_or(i64::MAX),
+                };
+                read_value(name, kind, value).map(drop)
+            }
+            UciOptionConfig::Check { .. } => {
+                read_value(name, Kind::Check { default: false }, value).map(drop)
+            }
+            UciOptionConfig::Combo { var, .. } => {
+                let v = value.map_or("", str::trim);
+                if var.is_empty() || var.iter().any(|o| o.eq_ignore_ascii_case(v)) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "option {name}: '{v}' is not one of {}",
+                        var.join(", ")
+                    ))
+                }
+            }
+            _ => Ok(()),
+        };
+    }
+    Ok(())
 }
 
 /// A value that passed [`Spec::read`].
@@ -465,6 +527,48 @@ fn all_specs() -> impl Iterator<Item = Spec> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn another_engine_s_declared_options_check_values() {
+        // Stockfish 15.1's and Ethereal 12's lines as they print them, and
+        // a combo.
+        let declared: Vec<String> = [
+            "option name Debug Log File type string default ",
+            "option name Hash type spin default 16 min 1 max 33554432",
+            "option name Clear Hash type button",
+            "option name Ponder type check default false",
+            "option name ContemptDrawPenalty type spin default 12 min -300 max 300",
+            "option name Style type combo default Normal var Solid var Normal var Risky",
+        ]
+        .map(String::from)
+        .into();
+        let check = |name: &str, value: Option<&str>| check_declared(&declared, name, value);
+        assert_eq!(check("Hash", Some("64")), Ok(()));
+        assert_eq!(
+            check("hash", Some("lots")),
+            Err("option hash: 'lots' is not an integer".to_owned())
+        );
+        assert_eq!(
+            check("Hash", Some("0")),
+            Err("option Hash: 0 out of range 1..33554432".to_owned())
+        );
+        assert_eq!(check("ContemptDrawPenalty", Some("-300")), Ok(()));
+        assert_eq!(
+            check("Ponder", Some("yes")),
+            Err("option Ponder: 'yes' is not true or false".to_owned())
+        );
+        assert_eq!(check("Ponder", Some("true")), Ok(()));
+        assert_eq!(check("style", Some("risky")), Ok(()));
+        assert_eq!(
+            check("Style", Some("Wild")),
+            Err("option Style: 'Wild' is not one of Solid, Normal, Risky".to_owned())
+        );
+        // Nothing to check against: a string, a button, an option not
+        // declared (an engine may take hidden ones).
+        assert_eq!(check("Debug Log File", Some("/tmp/x y")), Ok(()));
+        assert_eq!(check("Clear Hash", None), Ok(()));
+        assert_eq!(check("Secret", Some("lots")), Ok(()));
+    }
 
     #[test]
     fn declarations_are_well_formed() {

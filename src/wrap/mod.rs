@@ -555,6 +555,7 @@ impl Front {
                 }
                 self.hurry();
                 self.end_open_searches();
+                self.answer_without_engine();
             }
             Command::PonderHit => {
                 self.send_engine("ponderhit");
@@ -571,6 +572,7 @@ impl Front {
                     s.deadline = deadline(&s.go, s.game.position(), s.started, margin);
                 }
                 self.give_early_answer();
+                self.answer_without_engine();
             }
             Command::Quit => {
                 self.quit();
@@ -720,6 +722,23 @@ impl Front {
         }
     }
 
+    /// With no engine running, the searches the GUI has ended (`stop`) or
+    /// made timed ones (`ponderhit`) are answered by the front-end now:
+    /// nothing else would answer them before their deadlines, which a
+    /// `ponderhit` puts near the end of the clock.
+    fn answer_without_engine(&mut self) {
+        if self.backend.is_some() {
+            return;
+        }
+        while !self.front_is_open() {
+            let Some(search) = self.searches.pop_front() else {
+                return;
+            };
+            self.answer_readies_before(search.asked);
+            self.replace(&search, "no engine is running");
+        }
+    }
+
     /// `stop`: every running search must now answer within the margin.
     fn hurry(&mut self) {
         let soon = Instant::now() + self.margin();
@@ -755,6 +774,13 @@ impl Front {
             .position(|o| o.eq_ignore_ascii_case(name.trim()));
         let Some(which) = own else {
             let name = name.trim();
+            // A value the engine declared it cannot take is named, not
+            // sent: it would be replayed at every restart.
+            let declared = self.backend.as_ref().map_or(&[][..], |b| &b.options[..]);
+            if let Err(e) = crate::uci::options::check_declared(declared, name, value) {
+                self.send_gui(&format!("info string error: {e}; not sent to the engine"));
+                return;
+            }
             self.set_options
                 .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
             self.set_options
@@ -1033,11 +1059,20 @@ impl Front {
         }
     }
 
-    /// Answer every waiting `go` with our own move, then restart the
-    /// engine.
+    /// Answer every waiting `go` with our own move (a pondering or infinite
+    /// one when the GUI ends it), then restart the engine.
     fn replace_all(&mut self, why: &str) {
-        self.early_answer = None;
         while let Some(search) = self.searches.pop_front() {
+            if search.go.ponder || search.go.infinite {
+                // Open until the GUI ends it (UCI has no answer before
+                // `ponderhit` or `stop`, and a GUI takes an early one for
+                // its next search's): the engine started next is given it,
+                // or, with no engine, the front-end answers it then. An
+                // answer the engine gave early is kept for that moment.
+                self.searches.push_front(search);
+                break;
+            }
+            self.early_answer = None;
             self.answer_readies_before(search.asked);
             self.replace(&search, why);
         }
