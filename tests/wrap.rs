@@ -225,15 +225,43 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
     e.ask("position startpos");
     e.send("go depth 1 searchmoves a1a8 e2e5");
     let (lines, best, _) = e.bestmove(REPLY);
+    let named: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: go: ignored searchmoves"))
+        .collect();
     assert!(
-        lines
-            .iter()
-            .filter(|l| l.starts_with("info string error: go: ignored searchmoves"))
-            .count()
-            == 2,
+        named.len() == 1 && named[0].contains("a1a8") && named[0].contains("e2e5"),
         "{lines:?}"
     );
     assert_ne!(best, "0000", "{lines:?}");
+    // Words that cannot be read are named, as the engine alone names them,
+    // and not sent: Stockfish stops reading at `depth x` and searches with
+    // no limit, and reads `wtime 2e3` as 2 ms.
+    e.send("go depth x movetime 200");
+    let (lines, _, _) = e.bestmove(REPLY);
+    assert!(
+        lines.contains(
+            &"info string error: go: ignored 'depth x'; searching with the rest".to_owned()
+        ),
+        "{lines:?}"
+    );
+    e.send("go wtime 2e3 btime 2000");
+    let (lines, _, _) = e.bestmove(REPLY);
+    assert!(
+        lines.contains(
+            &"info string error: go: ignored 'wtime 2e3'; searching with the rest, wtime as 0 (moving at once)"
+                .to_owned()
+        ),
+        "{lines:?}"
+    );
+    // An engine that searches on `go perft` (the test engine answers every
+    // go with a move): the GUI is told, not left waiting for a count.
+    e.send("go perft 2");
+    e.expect_by("the engine without perft named", REPLY, |l| {
+        l.starts_with(
+            "info string error: the engine has no 'go perft': it searched instead of counting ('bestmove",
+        )
+    });
     e.send("quit");
     let _ = e.wait_exit(REPLY);
     let text = std::fs::read_to_string(&log).expect("log written");
@@ -244,6 +272,14 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
         .collect();
     assert!(!sent.is_empty(), "{text}");
     assert!(sent.iter().all(|l| !l.contains("searchmoves")), "{sent:?}");
+    assert!(
+        sent.iter().any(|l| l.ends_with(" go movetime 200")),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter().any(|l| l.ends_with(" go wtime 0 btime 2000")),
+        "{sent:?}"
+    );
 }
 
 /// A `setoption` value the engine declared it cannot take (not a number

@@ -120,6 +120,98 @@ pub struct GoCommand {
     pub unread_keys: Vec<&'static str>,
 }
 
+/// A `go` as it is searched, once what could not be read in it is read as
+/// below: the clock of the side to move, the depth, and what the GUI is
+/// told. The engine and `chess960 wrap` (for the engine behind it) read a
+/// `go` so alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoReading {
+    /// The side to move's clock (ms): as sent, or 0 where it was sent but
+    /// cannot be read, or only the other side's was sent.
+    pub time: Option<i64>,
+    /// The depth: as sent, or 1 where a limit was sent that cannot be read
+    /// and nothing else ends the search.
+    pub depth: Option<u32>,
+    /// For the GUI (`info string error: ...`): what was ignored and how
+    /// the rest is searched.
+    pub notices: Vec<String>,
+}
+
+impl GoCommand {
+    /// Read this `go` for the side to move (`white`); `ignored` names
+    /// every word skipped, [`GoCommand::ignored`] quoted and any a caller
+    /// skipped besides (searchmoves not legal in the position).
+    pub fn reading(&self, white: bool, ignored: Vec<String>) -> GoReading {
+        let (our_time, their_time, our_key, their_key) = if white {
+            (self.wtime, self.btime, "wtime", "btime")
+        } else {
+            (self.btime, self.wtime, "btime", "wtime")
+        };
+        // The side to move's clock was sent but could not be read (`wtime
+        // 2e3`), or only the other side's was sent (`go wtime 1000` with
+        // Black to move, as python-chess writes a limit on White's clock):
+        // that is a timed game, not an unlimited search (the GUI's flag
+        // would fall). It counts as 0 ms: the move of the first iteration,
+        // at once (Stockfish also manages time once either clock is given).
+        let clock_unread = our_time.is_none()
+            && self.movetime.is_none()
+            && !self.infinite
+            && self.unread_keys.contains(&our_key);
+        let clock_missing = our_time.is_none()
+            && self.movetime.is_none()
+            && !self.infinite
+            && !clock_unread
+            && (their_time.is_some() || self.unread_keys.contains(&their_key));
+        let time = if clock_unread || clock_missing {
+            Some(0)
+        } else {
+            our_time
+        };
+        // A limit that was sent but cannot be read (`movetime 2e2`, `depth
+        // 5.5`, `perft -1`) or is misspelt (`movetim 100`, `Depth 2`) with
+        // nothing else to end the search: not an unlimited search either
+        // (no `stop` would come), but the shortest one, depth 1. A pondering
+        // one is still held until `ponderhit` or `stop`, then answered at
+        // once (after `ponderhit` nothing else would end it).
+        let limit_unread = time.is_none()
+            && self.movetime.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && self.mate.is_none()
+            && !self.infinite
+            && (!self.ignored.is_empty()
+                || self
+                    .unread_keys
+                    .iter()
+                    .any(|k| matches!(*k, "movetime" | "depth" | "nodes" | "mate" | "perft")));
+        let depth = if limit_unread { Some(1) } else { self.depth };
+        let mut notices = Vec::new();
+        if !ignored.is_empty() {
+            let rest = if self.perft.is_some() {
+                "counting with the rest".to_owned()
+            } else if clock_unread {
+                format!("searching with the rest, {our_key} as 0 (moving at once)")
+            } else if limit_unread {
+                "searching with the rest, to depth 1 (moving at once)".to_owned()
+            } else {
+                "searching with the rest".to_owned()
+            };
+            notices.push(format!("go: ignored {}; {rest}", ignored.join(", ")));
+        }
+        if clock_missing && self.perft.is_none() {
+            let side = if white { "White" } else { "Black" };
+            notices.push(format!(
+                "go: no {our_key} for {side} to move, only {their_key}; {our_key} as 0 (moving at once)"
+            ));
+        }
+        GoReading {
+            time,
+            depth,
+            notices,
+        }
+    }
+}
+
 /// Why a line was refused. The message names the culprit token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError(pub String);

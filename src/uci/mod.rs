@@ -332,66 +332,11 @@ impl Session {
             }
         }
         let white = pos.turn().is_white();
-        let (our_time, their_time, our_key, their_key) = if white {
-            (g.wtime, g.btime, "wtime", "btime")
-        } else {
-            (g.btime, g.wtime, "btime", "wtime")
-        };
-        // The side to move's clock was sent but could not be read (`wtime
-        // 2e3`), or only the other side's was sent (`go wtime 1000` with
-        // Black to move, as python-chess writes a limit on White's clock):
-        // that is a timed game, not an unlimited search (the GUI's flag
-        // would fall). It counts as 0 ms: the move of the first iteration,
-        // at once (Stockfish also manages time once either clock is given).
-        let clock_unread = our_time.is_none()
-            && g.movetime.is_none()
-            && !g.infinite
-            && g.unread_keys.contains(&our_key);
-        let clock_missing = our_time.is_none()
-            && g.movetime.is_none()
-            && !g.infinite
-            && !clock_unread
-            && (their_time.is_some() || g.unread_keys.contains(&their_key));
-        let time = if clock_unread || clock_missing {
-            Some(0)
-        } else {
-            our_time
-        };
-        // A limit that was sent but cannot be read (`movetime 2e2`, `depth
-        // 5.5`, `perft -1`) or is misspelt (`movetim 100`, `Depth 2`) with
-        // nothing else to end the search: not an unlimited search either
-        // (no `stop` would come), but the shortest one, depth 1. A pondering
-        // one is still held until `ponderhit` or `stop`, then answered at
-        // once (after `ponderhit` nothing else would end it).
-        let limit_unread = time.is_none()
-            && g.movetime.is_none()
-            && g.depth.is_none()
-            && g.nodes.is_none()
-            && g.mate.is_none()
-            && !g.infinite
-            && (!g.ignored.is_empty()
-                || g.unread_keys
-                    .iter()
-                    .any(|k| matches!(*k, "movetime" | "depth" | "nodes" | "mate" | "perft")));
-        let depth = if limit_unread { Some(1) } else { g.depth };
-        if !ignored.is_empty() {
-            let rest = if g.perft.is_some() {
-                "counting with the rest".to_owned()
-            } else if clock_unread {
-                format!("searching with the rest, {our_key} as 0 (moving at once)")
-            } else if limit_unread {
-                "searching with the rest, to depth 1 (moving at once)".to_owned()
-            } else {
-                "searching with the rest".to_owned()
-            };
-            self.error(&format!("go: ignored {}; {rest}", ignored.join(", ")));
+        let reading = g.reading(white, ignored);
+        for notice in &reading.notices {
+            self.error(notice);
         }
-        if clock_missing && g.perft.is_none() {
-            let side = if white { "White" } else { "Black" };
-            self.error(&format!(
-                "go: no {our_key} for {side} to move, only {their_key}; {our_key} as 0 (moving at once)"
-            ));
-        }
+        let (time, depth) = (reading.time, reading.depth);
         if let Some(depth) = g.perft {
             if !g.searchmoves.is_empty() {
                 // Said, not done silently: a count of some moves only would

@@ -30,7 +30,7 @@ use shakmaty::{Chess, Position};
 
 use crate::engine::{Engine, Game};
 use crate::notation::{is_move_text, parse_uci_move, shredder_fen, uci_move, xfen, CastlingStyle};
-use crate::uci::command::{self, Command, GoCommand, PositionCommand};
+use crate::uci::command::{self, Command, GoCommand, GoReading, PositionCommand};
 use crate::uci::output;
 use crate::uci::position::Positions;
 use backend::{Backend, StartError, OWN_OPTIONS};
@@ -272,6 +272,10 @@ struct Front {
     /// The GUI's lines read so far: orders its `isready`s among its `go`s,
     /// so that the front-end's own answers keep the GUI's order.
     gui_lines: u64,
+    /// A `go perft` was sent and its count (`Nodes searched`) has not come:
+    /// a `bestmove` with no search open then is that of an engine that
+    /// searched instead, which the GUI is told.
+    perft_asked: bool,
     /// `bestmove`s still to come for searches the front-end answered
     /// itself when the engine's time was up: dropped when they come, with
     /// the `info` lines before them.
@@ -320,6 +324,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         early_answer: None,
         readies: VecDeque::new(),
         gui_lines: 0,
+        perft_asked: false,
         late_answers: 0,
         late_deadline: None,
         exits_in_a_row: 0,
@@ -541,7 +546,7 @@ impl Front {
                 self.send_engine("ucinewgame");
             }
             Command::Position(p) => self.set_position(&p),
-            Command::Go(g) => self.go(&g, line),
+            Command::Go(g) => self.go(&g),
             Command::Stop => {
                 // An engine still starting, or kept waiting for a late
                 // answer it was already told to stop, has nothing to stop
@@ -864,7 +869,7 @@ impl Front {
         }
     }
 
-    fn go(&mut self, g: &GoCommand, line: &str) {
+    fn go(&mut self, g: &GoCommand) {
         let Some(game) = self.game.clone() else {
             let reason = self
                 .positions
@@ -879,37 +884,44 @@ impl Front {
             }
             return;
         };
-        // The words of the line, searchmoves in the engine's dialect.
+        // The line for the engine is made from what was read, as this
+        // program's engine reads a `go`: a word that cannot be read is
+        // named to the GUI, not sent (Stockfish stops reading a `go` at
+        // `depth x` and searches with no limit; it reads `wtime 2e3` as 2
+        // ms), and searchmoves are written in the engine's dialect.
         let root = game.position();
         let engine_style = self.engine_style(&game);
-        let mut words = Vec::new();
-        let mut in_searchmoves = false;
-        for w in line.split_whitespace().skip_while(|w| *w != "go") {
-            if in_searchmoves && is_move_text(w) {
-                match parse_uci_move(root, w) {
-                    Ok(m) => words.push(uci_move(m, engine_style)),
-                    Err(e) => {
-                        self.send_gui(&format!("info string error: go: ignored searchmoves {e}"))
-                    }
+        let mut ignored: Vec<String> = g.ignored.iter().map(|w| format!("'{w}'")).collect();
+        let mut searchmoves = Vec::new();
+        if g.perft.is_none() {
+            for m in &g.searchmoves {
+                match parse_uci_move(root, m) {
+                    Ok(m) => searchmoves.push(uci_move(m, engine_style)),
+                    Err(e) => ignored.push(format!("searchmoves {e}")),
                 }
-                continue;
             }
-            in_searchmoves = w == "searchmoves";
-            words.push(w.to_owned());
         }
-        // A `searchmoves` left with no move (every one ignored above) is
-        // dropped: the engine searches every move, as this program's own
-        // engine does then, rather than reading an empty list its own way.
-        let words: Vec<String> = (0..words.len())
-            .filter(|&i| {
-                words[i] != "searchmoves" || words.get(i + 1).is_some_and(|n| is_move_text(n))
-            })
-            .map(|i| words[i].clone())
-            .collect();
-        if g.perft.is_some() {
-            self.send_engine(&words.join(" "));
+        let white = root.turn().is_white();
+        let reading = g.reading(white, ignored);
+        for notice in &reading.notices {
+            self.send_gui(&format!("info string error: {notice}"));
+        }
+        if let Some(depth) = g.perft {
+            if !g.searchmoves.is_empty() {
+                self.send_gui(&format!(
+                    "info string error: go perft counts every legal move: searchmoves {} ignored",
+                    g.searchmoves
+                        .iter()
+                        .map(|m| command::shorten(m))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            }
+            self.perft_asked = true;
+            self.send_engine(&format!("go perft {depth}"));
             return;
         }
+        let engine_go = engine_go_line(g, &reading, white, &searchmoves);
         if !self.searches.is_empty() {
             // Every go gets its own bestmove: the running one is stopped
             // (not an engine that answered it already: it is idle).
@@ -932,13 +944,13 @@ impl Front {
             go: g.clone(),
             started,
             given: self.backend.as_ref().is_some_and(|b| !b.holding()),
-            engine_go: words.join(" "),
+            engine_go: engine_go.clone(),
             hurried: false,
             asked: self.gui_lines,
         };
         self.searches.push_back(search);
         if let Some(b) = self.backend.as_mut() {
-            b.send_go(&words.join(" "), clock, &self.log);
+            b.send_go(&engine_go, clock, &self.log);
         } else if !(g.infinite || g.ponder) {
             // Not started again: the GUI was told the front-end answers
             // every go itself.
@@ -952,6 +964,9 @@ impl Front {
         self.log.line("engine>", line);
         if line.starts_with("bestmove") || line == "readyok" {
             self.exits_in_a_row = 0;
+        }
+        if line.starts_with("Nodes searched") {
+            self.perft_asked = false;
         }
         let searchy =
             line.starts_with("bestmove") || (line.starts_with("info") && !is_info_string(line));
@@ -1026,6 +1041,12 @@ impl Front {
             return;
         }
         let Some(search) = self.searches.pop_front() else {
+            if std::mem::take(&mut self.perft_asked) {
+                self.send_gui(&format!(
+                    "info string error: the engine has no 'go perft': it searched instead of counting ('{}')",
+                    command::shorten(line)
+                ));
+            }
             return;
         };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -1396,6 +1417,51 @@ fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> 
             (ms.saturating_mul(CLOCK_SHARE_PERCENT) / 100).min(ms.saturating_sub(CLOCK_RESERVE_MS));
         started.checked_add(Duration::from_millis(limit))
     })
+}
+
+/// The `go` line for the engine: the GUI's `go` as read (`reading`: the
+/// side to move's clock and the depth as this program's engine searches
+/// them), with its searchmoves already in the engine's dialect.
+fn engine_go_line(
+    g: &GoCommand,
+    reading: &GoReading,
+    white: bool,
+    searchmoves: &[String],
+) -> String {
+    let (wtime, btime) = if white {
+        (reading.time, g.btime)
+    } else {
+        (g.wtime, reading.time)
+    };
+    let mut words = vec!["go".to_owned()];
+    if g.ponder {
+        words.push("ponder".to_owned());
+    }
+    let fields = [
+        ("wtime", wtime.map(|v| v.to_string())),
+        ("btime", btime.map(|v| v.to_string())),
+        ("winc", g.winc.map(|v| v.to_string())),
+        ("binc", g.binc.map(|v| v.to_string())),
+        ("movestogo", g.movestogo.map(|v| v.to_string())),
+        ("depth", reading.depth.map(|v| v.to_string())),
+        ("nodes", g.nodes.map(|v| v.to_string())),
+        ("mate", g.mate.map(|v| v.to_string())),
+        ("movetime", g.movetime.map(|v| v.to_string())),
+    ];
+    for (key, value) in fields {
+        if let Some(v) = value {
+            words.push(key.to_owned());
+            words.push(v);
+        }
+    }
+    if g.infinite {
+        words.push("infinite".to_owned());
+    }
+    if !searchmoves.is_empty() {
+        words.push("searchmoves".to_owned());
+        words.extend(searchmoves.iter().cloned());
+    }
+    words.join(" ")
 }
 
 /// A line an engine writes that the GUI reads as it is: UCI's
