@@ -394,6 +394,20 @@ fn an_engine_that_cannot_start_is_named() {
         err.lines().count() == 1 && err.contains("/nonexistent/engine"),
         "{err}"
     );
+    // A program that exits at once is said to, not to have taken the
+    // handshake's 10 s.
+    let out = Command::new(binary())
+        .args(["wrap", "--", "true"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines().count() == 1
+            && err.contains("did not answer 'uci' with 'uciok': it exited after ")
+            && err.contains(" ms, having written nothing"),
+        "{err}"
+    );
 }
 
 /// A restarted engine that is slow to start does not hold up the GUI: the

@@ -44,13 +44,12 @@ pub enum StartError {
         options: String,
     },
     /// It ran but did not complete the `uci` handshake.
-    #[error("engine '{command}' did not answer 'uci' with 'uciok' within {seconds} s ({what})")]
+    #[error("engine '{command}' did not answer 'uci' with 'uciok': {what}")]
     Handshake {
         /// The command as given.
         command: String,
-        /// The limit.
-        seconds: u64,
-        /// What happened instead.
+        /// What happened instead: its exit (and when) or the limit, and
+        /// what it wrote.
         what: String,
     },
 }
@@ -105,6 +104,20 @@ pub struct Backend {
     held_from: (Option<bool>, Option<String>),
     /// When the handshake fails for want of `uciok`.
     handshake_deadline: Instant,
+    /// When the process was started.
+    started: Instant,
+    /// The lines it wrote before `uciok`, and the last of them (for the
+    /// message when none comes: a program that echoes `uci` is no engine).
+    handshake_seen: (usize, Option<String>),
+}
+
+/// How a handshake failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The engine exited (closed its output).
+    Exited,
+    /// No `uciok` within [`HANDSHAKE_TIMEOUT`].
+    TimedOut,
 }
 
 impl Backend {
@@ -128,7 +141,7 @@ impl Backend {
             // Checked before each line: an engine that writes without
             // pause cannot hold the limit off.
             if left.is_zero() {
-                return Err(backend.failed("it wrote other lines until then"));
+                return Err(backend.failed(Failure::TimedOut));
             }
             match rx.recv_timeout(left) {
                 Ok(Event::Engine(g, line)) if g == generation => {
@@ -139,14 +152,14 @@ impl Backend {
                     }
                 }
                 Ok(Event::EngineGone(g)) if g == generation => {
-                    return Err(backend.failed("it exited"));
+                    return Err(backend.failed(Failure::Exited));
                 }
                 // A line of an engine already replaced: dropped.
                 Ok(Event::Engine(..) | Event::EngineGone(_)) => {}
                 Ok(other) => held.push(other),
-                Err(RecvTimeoutError::Timeout) => return Err(backend.failed("it stayed silent")),
+                Err(RecvTimeoutError::Timeout) => return Err(backend.failed(Failure::TimedOut)),
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(backend.failed("the channel closed"));
+                    return Err(backend.failed(Failure::Exited));
                 }
             }
         }
@@ -242,6 +255,8 @@ impl Backend {
             last_position: None,
             held_from: (None, None),
             handshake_deadline: Instant::now() + HANDSHAKE_TIMEOUT,
+            started: Instant::now(),
+            handshake_seen: (0, None),
         };
         backend.write("uci", log);
         Ok(backend)
@@ -266,6 +281,8 @@ impl Backend {
     /// meanwhile and return `true`.
     pub fn handshake_line(&mut self, line: &str, log: &Log) -> bool {
         if line != "uciok" {
+            self.handshake_seen.0 += 1;
+            self.handshake_seen.1 = Some(crate::uci::command::shorten(line));
             self.declare(line);
             return false;
         }
@@ -373,12 +390,20 @@ impl Backend {
     }
 
     /// Kill the engine and say why its handshake failed.
-    pub fn failed(mut self, what: &str) -> StartError {
+    pub fn failed(mut self, how: Failure) -> StartError {
         self.kill();
+        let when = match how {
+            Failure::Exited => format!("it exited after {} ms", self.started.elapsed().as_millis()),
+            Failure::TimedOut => format!("none came within {} s", HANDSHAKE_TIMEOUT.as_secs()),
+        };
+        let wrote = match &self.handshake_seen {
+            (_, None) => "having written nothing".to_owned(),
+            (1, Some(last)) => format!("having written one line, '{last}'"),
+            (n, Some(last)) => format!("having written {n} lines, the last '{last}'"),
+        };
         StartError::Handshake {
             command: self.shown.clone(),
-            seconds: HANDSHAKE_TIMEOUT.as_secs(),
-            what: what.to_owned(),
+            what: format!("{when}, {wrote}"),
         }
     }
 

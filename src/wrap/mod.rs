@@ -33,7 +33,7 @@ use crate::notation::{is_move_text, parse_uci_move, shredder_fen, uci_move, xfen
 use crate::uci::command::{self, Command, GoCommand, GoReading, PositionCommand};
 use crate::uci::output;
 use crate::uci::position::Positions;
-use backend::{Backend, StartError, OWN_OPTIONS};
+use backend::{Backend, Failure, StartError, OWN_OPTIONS};
 
 /// How long the engine may take to answer `isready` before the front-end
 /// answers it itself and restarts the engine.
@@ -396,7 +396,7 @@ impl Front {
                 }
                 Event::EngineGone(g) if g == self.generation => {
                     if self.backend.as_ref().is_some_and(Backend::in_handshake) {
-                        self.start_failed("it exited");
+                        self.start_failed(Failure::Exited);
                     } else {
                         self.exits_in_a_row += 1;
                         self.replace_all("the engine exited");
@@ -426,7 +426,7 @@ impl Front {
             .and_then(Backend::handshake_deadline)
             .is_some_and(|d| d <= now)
         {
-            self.start_failed("it stayed silent");
+            self.start_failed(Failure::TimedOut);
         }
         if self.readies.front().is_some_and(|r| r.deadline <= now) {
             self.answer_gui_readies();
@@ -1268,9 +1268,9 @@ impl Front {
     /// The restarted engine did not complete its handshake (`what`): the
     /// front-end answers from now on, the `go`s waiting for the engine
     /// first.
-    fn start_failed(&mut self, what: &str) {
+    fn start_failed(&mut self, how: Failure) {
         if let Some(b) = self.backend.take() {
-            let e = b.failed(what);
+            let e = b.failed(how);
             self.no_engine(&e);
         }
     }
