@@ -89,6 +89,9 @@ pub struct Game {
     start_number: Option<u32>,
     /// The DFRC index of the start, if it is one (Chess960 starts too).
     dfrc_number: Option<u32>,
+    /// Whether the start was named by its number (`startpos960 N`, `dfrc
+    /// N`), not given as a FEN (see [`Game::is_chess960`]).
+    named: bool,
     position: Chess,
     moves: Vec<Move>,
     /// Zobrist keys of the positions before `position`, oldest first.
@@ -97,7 +100,7 @@ pub struct Game {
 
 impl Default for Game {
     fn default() -> Self {
-        Game::new(Chess::default(), Some(startpos::STANDARD))
+        Game::named(Chess::default(), Some(startpos::STANDARD))
     }
 }
 
@@ -108,11 +111,23 @@ impl Game {
         let dfrc_number = startpos::dfrc_number(&start);
         Game {
             dfrc_number,
+            named: false,
             position: start.clone(),
             start,
             start_number,
             moves: Vec::new(),
             keys: Vec::new(),
+        }
+    }
+
+    /// A game from a start named by its number (`startpos960 N` with its
+    /// Scharnagl number, `dfrc N` with `None`): castles are written
+    /// king-takes-rook in it unless it is the classical start, whatever the
+    /// squares of its king and rooks.
+    pub fn named(start: Chess, start_number: Option<u32>) -> Game {
+        Game {
+            named: true,
+            ..Game::new(start, start_number)
         }
     }
 
@@ -172,14 +187,20 @@ impl Game {
     }
 
     /// True if the start position's castling rights can only be written in
-    /// Chess960 notation; castling moves are then output king-takes-rook
-    /// even when `UCI_Chess960` is off.
+    /// Chess960 notation, or the start was named by a number other than the
+    /// classical start's; castling moves are then output king-takes-rook
+    /// even when `UCI_Chess960` is off. A FEN that classical notation can
+    /// write (king on e1, rooks on a1 and h1) is not one, even where it is
+    /// also a Chess960 start's (RQNBKNBR, 509): its castles were written as
+    /// the king's two-square move when its move counters were not a
+    /// start's, king-takes-rook when they were.
     pub fn is_chess960(&self) -> bool {
         needs_chess960(&self.start)
-            || self.start_number.is_some_and(|n| n != startpos::STANDARD)
-            || self
-                .dfrc_number
-                .is_some_and(|n| n != startpos::DFRC_STANDARD)
+            || (self.named
+                && (self.start_number.is_some_and(|n| n != startpos::STANDARD)
+                    || self
+                        .dfrc_number
+                        .is_some_and(|n| n != startpos::DFRC_STANDARD)))
     }
 }
 
@@ -659,5 +680,21 @@ mod tests {
     fn standard_start_is_not_chess960() {
         assert!(!Game::default().is_chess960());
         assert!(!Game::new(startpos::position(518).unwrap(), None).is_chess960());
+    }
+
+    /// A start whose king and rooks stand on the classical squares (509,
+    /// RQNBKNBR) is a Chess960 game when named by its number, and read by
+    /// its squares when given as a FEN, whatever its move counters.
+    #[test]
+    fn a_classical_looking_start_is_chess960_only_when_named() {
+        let start = startpos::position(509).unwrap();
+        assert!(!needs_chess960(&start));
+        assert!(Game::named(start.clone(), Some(509)).is_chess960());
+        assert!(!Game::new(start.clone(), None).is_chess960());
+        let fen = shakmaty::fen::Fen::from_position(&start, EnPassantMode::Legal).to_string();
+        assert!(!Game::from_fen(&fen).unwrap().is_chess960());
+        let later = fen.replace(" 0 1", " 0 3");
+        assert_ne!(later, fen);
+        assert!(!Game::from_fen(&later).unwrap().is_chess960());
     }
 }

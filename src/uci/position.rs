@@ -147,7 +147,7 @@ impl Positions {
         lines: &mut Vec<String>,
     ) -> Result<Game, String> {
         Ok(match start {
-            StartSpec::StartPos => Game::new(Chess::default(), Some(startpos::STANDARD)),
+            StartSpec::StartPos => Game::named(Chess::default(), Some(startpos::STANDARD)),
             StartSpec::Fen(fen) => {
                 let read = parse_fen_lenient(fen).map_err(|e| e.to_string())?;
                 if !read.dropped.is_empty() {
@@ -170,7 +170,7 @@ impl Positions {
                 Game::new(read.position, None)
             }
             StartSpec::Start960(n) => {
-                Game::new(startpos::position(*n).map_err(|e| e.to_string())?, Some(*n))
+                Game::named(startpos::position(*n).map_err(|e| e.to_string())?, Some(*n))
             }
             StartSpec::Start960Random => {
                 let (n, fresh) = draw_once(&mut self.drawn_960, startpos::COUNT, rng);
@@ -181,9 +181,9 @@ impl Positions {
                         shredder_fen(&pos)
                     ));
                 }
-                Game::new(pos, Some(n))
+                Game::named(pos, Some(n))
             }
-            StartSpec::Dfrc(n) => Game::new(
+            StartSpec::Dfrc(n) => Game::named(
                 startpos::dfrc_position(*n).map_err(|e| e.to_string())?,
                 None,
             ),
@@ -193,7 +193,7 @@ impl Positions {
                 if fresh {
                     lines.push(format!("info string dfrc {n} fen {}", shredder_fen(&pos)));
                 }
-                Game::new(pos, None)
+                Game::named(pos, None)
             }
         })
     }
