@@ -738,6 +738,10 @@ fn bad_inputs_name_the_culprit() {
         e.contains("cannot read event file") && e.contains("missing.json"),
         "{e}"
     );
+    // A name with a line break in it is still one stderr line.
+    let broken = dir.join("two\nlines.json");
+    let e = fails_with(&["event", "pack", broken.to_str().expect("path")], 1);
+    assert!(e.contains("two\\nlines.json"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

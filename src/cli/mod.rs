@@ -689,6 +689,14 @@ impl From<io::Error> for CliError {
     }
 }
 
+/// The one stderr line of an error that ends a command. A line break in
+/// it (a file name with one, an engine's words) is written as `\n`: a
+/// script reads one line.
+fn say_error(e: &CliError) {
+    let text = e.to_string().replace('\r', "\\r").replace('\n', "\\n");
+    eprintln!("error: {text}");
+}
+
 /// Print clap's answer to a command line it did not run: `--help` and
 /// `--version` on stdout (status 0, or 1 with the write's error when
 /// stdout cannot take them, as every command's output), a usage error on
@@ -699,7 +707,7 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
         Err(err) if !e.use_stderr() => match CliError::from(err) {
             CliError::Closed => ExitCode::SUCCESS,
             other => {
-                eprintln!("error: {other}");
+                say_error(&other);
                 other.exit_code()
             }
         },
@@ -746,7 +754,7 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            say_error(&e);
             e.exit_code()
         }
     }
