@@ -988,6 +988,11 @@ fn show_names_a_bad_number_as_a_number() {
     }
     let e = bad(&["show", "--dfrc", "-5"]);
     assert!(e.contains("'-5' is not a DFRC number"), "{e}");
+    // And perft's --idn and --dfrc.
+    let e = bad(&["perft", "3", "--idn", "-1"]);
+    assert!(e.contains("'-1' is not a start number"), "{e}");
+    let e = bad(&["perft", "3", "--dfrc", "-5"]);
+    assert!(e.contains("'-5' is not a DFRC number"), "{e}");
 }
 
 /// A Double Fischer Random FEN given where one Chess960 start is read is

@@ -306,10 +306,10 @@ pub struct PerftArgs {
     /// Depth in plies (required; after a quoted --fen it may come last).
     pub depth: Option<u32>,
     /// Start position by Scharnagl number.
-    #[arg(long, group = "source")]
+    #[arg(long, group = "source", allow_negative_numbers = true)]
     pub idn: Option<String>,
     /// Double Fischer Random start by number (white + 960 * black).
-    #[arg(long, group = "source")]
+    #[arg(long, group = "source", allow_negative_numbers = true)]
     pub dfrc: Option<String>,
     /// Any position as FEN (Shredder-FEN, X-FEN or plain; quoted or not).
     #[arg(long, group = "source", num_args = 1..=6, value_name = "FEN")]
