@@ -191,7 +191,8 @@ impl Game {
     /// classical start's; castling moves are then output king-takes-rook
     /// even when `UCI_Chess960` is off. A FEN that classical notation can
     /// write (king on e1, rooks on a1 and h1) is not one, even where it is
-    /// also a Chess960 start's (RQNBKNBR, 509): its castles were written as
+    /// also a Chess960 start's (17 besides 518, such as 509, RQNBKNBR): its
+    /// castles were written as
     /// the king's two-square move when its move counters were not a
     /// start's, king-takes-rook when they were.
     pub fn is_chess960(&self) -> bool {

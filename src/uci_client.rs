@@ -322,8 +322,9 @@ pub struct Divide {
 enum DivideLine<'a> {
     /// `<move>: <count>`, the move as written.
     Move(&'a str, u64),
-    /// `<name>: <value>` whose name is no move: a figure of the engine's own
-    /// (`Time (ms): 12`, `nps: 3000000`), skipped.
+    /// `<name>: <value>` whose name is no move and whose value begins with
+    /// a number: a figure of the engine's own (`Time (ms): 12`, `time:
+    /// 12ms`, `nps: 3.5M`), skipped.
     Figure,
 }
 
@@ -342,13 +343,12 @@ fn divide_line(line: &str) -> Option<DivideLine<'_>> {
     if a_move {
         Some(DivideLine::Move(name, value.parse().ok()?))
     } else {
-        // A figure has a number first (`12`, `12 ms`, `3.5e6`).
-        value
-            .split_whitespace()
-            .next()?
-            .parse::<f64>()
-            .ok()
-            .map(|_| DivideLine::Figure)
+        // A figure has a number first (`12`, `12ms`, `0.5s`, `-3`); words
+        // (`Unknown command: go perft 3`) are no figure.
+        let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+        digits
+            .starts_with(|c: char| c.is_ascii_digit())
+            .then_some(DivideLine::Figure)
     }
 }
 
@@ -419,6 +419,8 @@ mod tests {
         assert_eq!(divide_line("Time (ms): 12"), Some(DivideLine::Figure));
         assert_eq!(divide_line("time: 1"), Some(DivideLine::Figure));
         assert_eq!(divide_line("nps: 3.5e6 nodes/s"), Some(DivideLine::Figure));
+        assert_eq!(divide_line("Time: 1ms"), Some(DivideLine::Figure));
+        assert_eq!(divide_line("speed: 1.5M"), Some(DivideLine::Figure));
         assert_eq!(divide_line("e2e4: many"), None);
         assert_eq!(divide_line("Unknown command: go perft 3"), None);
         assert_eq!(divide_line("bestmove e2e4"), None);

@@ -277,7 +277,7 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
         "{sent:?}"
     );
     assert!(
-        sent.iter().any(|l| l.ends_with(" go wtime 0 btime 2000")),
+        sent.iter().any(|l| l.ends_with(" go wtime 1 btime 2000")),
         "{sent:?}"
     );
 }
@@ -379,6 +379,20 @@ fn a_ponderhit_with_no_engine_is_answered_at_once() {
     if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &best, false) {
         e.fail(&format!("'{best}': {why}"));
     }
+    // An infinite search after an infinite one: the first is answered (the
+    // second `go` ended it), the second stays open until `stop`.
+    e.send("go infinite");
+    e.send("go infinite");
+    let meanwhile = e.drain(Duration::from_millis(1000));
+    let answers = meanwhile
+        .iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .count();
+    if answers != 1 {
+        e.fail(&format!("{answers} answers before stop: {meanwhile:?}"));
+    }
+    e.send("stop");
+    e.bestmove(REPLY);
 }
 
 /// An engine that cannot be started: one line naming it, status 1.
@@ -449,6 +463,13 @@ fn a_slow_restart_does_not_hold_up_the_gui() {
             .iter()
             .any(|l| l.contains("the engine exited") || l.contains("did not answer in time")),
         "{before:?}"
+    );
+    // A value the engine cannot take is named while it starts too (its
+    // declarations are those of its first start).
+    e.send("setoption name Hash value lots");
+    e.expect(
+        "info string error: option Hash: 'lots' is not an integer; not sent to the engine",
+        REPLY,
     );
     let (before, took) = play(&mut e, "go wtime 1000 btime 1000");
     assert!(took < Duration::from_millis(2000), "{took:?} {before:?}");

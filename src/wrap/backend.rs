@@ -210,7 +210,7 @@ impl Backend {
         tx: &Sender<Event>,
         log: &Log,
     ) -> Result<Backend, StartError> {
-        let shown = command.join(" ");
+        let shown = super::shown_command(command);
         let spawn_error = |reason: String| StartError::Spawn {
             command: shown.clone(),
             reason,
@@ -332,11 +332,23 @@ impl Backend {
     }
 
     /// Drop the `go`s kept by [`Backend::hold`]: their searches were
-    /// answered by the front-end.
-    pub fn drop_held_gos(&mut self) {
+    /// answered by the front-end; with `keep_last`, but for the last, an
+    /// open search's that is still the engine's to answer.
+    pub fn drop_held_gos(&mut self, keep_last: bool) {
         if let Some(held) = self.held.as_mut() {
+            let is_go = |k: &Kept| k.line.starts_with("go") && !k.line.starts_with("go perft");
+            let last = if keep_last {
+                held.iter().rposition(is_go)
+            } else {
+                None
+            };
+            let mut i = 0;
             // A `go perft` is no search: its count is the engine's to give.
-            held.retain(|k| !k.line.starts_with("go") || k.line.starts_with("go perft"));
+            held.retain(|k| {
+                let keep = !is_go(k) || Some(i) == last;
+                i += 1;
+                keep
+            });
         }
     }
 

@@ -269,6 +269,10 @@ struct Front {
     /// Each `isready` the engine has not answered yet, oldest first: its
     /// `readyok`s come in that order.
     readies: VecDeque<Ready>,
+    /// The engine's `option` lines at its first start: what a `setoption`
+    /// value is checked against, also while a restarted engine is still
+    /// declaring its own (the same program).
+    declared: Vec<String>,
     /// The GUI's lines read so far: orders its `isready`s among its `go`s,
     /// so that the front-end's own answers keep the GUI's order.
     gui_lines: u64,
@@ -306,6 +310,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
     let mut held = Vec::new();
     let backend = Backend::start(&cfg.command, 0, &tx, &rx, &mut held, &log)?;
     let answers_isready = backend.answers_isready;
+    let declared = backend.options.clone();
     let mut front = Front {
         cfg,
         log,
@@ -324,6 +329,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         early_answer: None,
         readies: VecDeque::new(),
         gui_lines: 0,
+        declared,
         perft_asked: false,
         late_answers: 0,
         late_deadline: None,
@@ -467,13 +473,21 @@ impl Front {
     fn answer_late(&mut self, why: &str) {
         // An answer held back already came for the oldest search.
         let answered = usize::from(self.early_answer.take().is_some());
-        let given = self.searches.iter().filter(|s| s.given).count();
-        while let Some(search) = self.searches.pop_front() {
+        let mut given = 0;
+        // A pondering or infinite search behind them stays open until the
+        // GUI ends it: the engine answers it (early, if the `stop` below
+        // ends it too: that answer is held for the GUI's `stop`).
+        while !self.front_is_open() {
+            let Some(search) = self.searches.pop_front() else {
+                break;
+            };
+            given += usize::from(search.given);
             self.replace(&search, why);
         }
         self.late_answers += given.saturating_sub(answered);
+        let keep_last = self.open_search_is_held();
         if let Some(b) = self.backend.as_mut() {
-            b.drop_held_gos();
+            b.drop_held_gos(keep_last);
         }
         let holding = self.backend.as_ref().is_some_and(Backend::holding);
         if self.late_answers > 0 {
@@ -718,6 +732,15 @@ impl Front {
             .is_some_and(|s| s.go.ponder || s.go.infinite)
     }
 
+    /// Whether the last search is open (pondering or infinite) and its `go`
+    /// is among the lines kept for the engine (not given yet): the last
+    /// `go` kept is then its own.
+    fn open_search_is_held(&self) -> bool {
+        self.searches
+            .back()
+            .is_some_and(|s| (s.go.ponder || s.go.infinite) && !s.given)
+    }
+
     /// An answer held back for a search the GUI has now ended, to the GUI.
     fn give_early_answer(&mut self) {
         if !self.front_is_open() {
@@ -756,11 +779,17 @@ impl Front {
     fn identify(&mut self) {
         let (name, author, options) = match &self.backend {
             Some(b) => (
-                b.name.clone().unwrap_or_else(|| self.cfg.command.join(" ")),
+                b.name
+                    .clone()
+                    .unwrap_or_else(|| shown_command(&self.cfg.command)),
                 b.author.clone().unwrap_or_else(|| "unknown".to_owned()),
                 b.options.clone(),
             ),
-            None => (self.cfg.command.join(" "), "unknown".to_owned(), Vec::new()),
+            None => (
+                shown_command(&self.cfg.command),
+                "unknown".to_owned(),
+                Vec::new(),
+            ),
         };
         let mut block: Vec<String> = output::id_lines(&name, &author).into();
         for own in OWN_OPTIONS {
@@ -781,8 +810,7 @@ impl Front {
             let name = name.trim();
             // A value the engine declared it cannot take is named, not
             // sent: it would be replayed at every restart.
-            let declared = self.backend.as_ref().map_or(&[][..], |b| &b.options[..]);
-            if let Err(e) = crate::uci::options::check_declared(declared, name, value) {
+            if let Err(e) = crate::uci::options::check_declared(&self.declared, name, value) {
                 self.send_gui(&format!("info string error: {e}; not sent to the engine"));
                 return;
             }
@@ -917,11 +945,26 @@ impl Front {
                         .join(" ")
                 ));
             }
+            if self.backend.is_none() {
+                self.send_gui("info string error: no engine is running: go perft not counted");
+                return;
+            }
             self.perft_asked = true;
             self.send_engine(&format!("go perft {depth}"));
             return;
         }
         let engine_go = engine_go_line(g, &reading, white, &searchmoves);
+        // The front-end keeps the `go` as read, so that its deadline and
+        // its own move follow what the engine is sent: a clock that cannot
+        // be read means moving at once (the engine's 1 ms clock), which the
+        // engine is given the margin to do, as for `movetime 0`.
+        let mut read = g.clone();
+        read.depth = reading.depth;
+        let own_sent = if white { g.wtime } else { g.btime };
+        if own_sent.is_none() && reading.time == Some(0) && g.movetime.is_none() {
+            read.movetime = Some(0);
+        }
+        let g = &read;
         if !self.searches.is_empty() {
             // Every go gets its own bestmove: the running one is stopped
             // (not an engine that answered it already: it is idle).
@@ -951,12 +994,11 @@ impl Front {
         self.searches.push_back(search);
         if let Some(b) = self.backend.as_mut() {
             b.send_go(&engine_go, clock, &self.log);
-        } else if !(g.infinite || g.ponder) {
+        } else {
             // Not started again: the GUI was told the front-end answers
-            // every go itself.
-            while let Some(search) = self.searches.pop_front() {
-                self.replace(&search, "no engine is running");
-            }
+            // every go itself (a pondering or infinite one when the GUI
+            // ends it).
+            self.answer_without_engine();
         }
     }
 
@@ -1099,9 +1141,11 @@ impl Front {
         }
         // Their gos, kept while a late answer was awaited, are answered
         // now: the engine started next must not search them, or its answer
-        // to one would be read as the answer to the GUI's next search.
+        // to one would be read as the answer to the GUI's next search. The
+        // open search's, the last, goes to it.
+        let keep_last = self.open_search_is_held();
         if let Some(b) = self.backend.as_mut() {
-            b.drop_held_gos();
+            b.drop_held_gos(keep_last);
         }
         self.restart();
     }
@@ -1419,6 +1463,12 @@ fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> 
     })
 }
 
+/// A command line as messages show it: on one line, a line break in an
+/// argument written as `\n` (the GUI reads only UCI lines).
+pub fn shown_command(command: &[String]) -> String {
+    command.join(" ").replace('\r', "\\r").replace('\n', "\\n")
+}
+
 /// The `go` line for the engine: the GUI's `go` as read (`reading`: the
 /// side to move's clock and the depth as this program's engine searches
 /// them), with its searchmoves already in the engine's dialect.
@@ -1437,16 +1487,30 @@ fn engine_go_line(
     if g.ponder {
         words.push("ponder".to_owned());
     }
+    // A side to move's clock that could not be read, or was not sent
+    // while the other side's was, is 0 to this program's engine (moving at
+    // once); Stockfish 15.1 takes a clock of 0 for no clock and searched
+    // without end, so it goes as 1 ms.
+    let own_sent = if white { g.wtime } else { g.btime };
+    let (wtime, btime) = match (own_sent, reading.time) {
+        (None, Some(0)) if white => (Some(1), btime),
+        (None, Some(0)) => (wtime, Some(1)),
+        _ => (wtime, btime),
+    };
+    // Counts beyond a C `int` are written as its largest: Stockfish stops
+    // reading a `go` at a number it cannot hold. Times first, so that a
+    // count an engine cannot read loses no time limit after it.
+    let count = |v: u32| v.min(i32::MAX as u32).to_string();
     let fields = [
         ("wtime", wtime.map(|v| v.to_string())),
         ("btime", btime.map(|v| v.to_string())),
         ("winc", g.winc.map(|v| v.to_string())),
         ("binc", g.binc.map(|v| v.to_string())),
-        ("movestogo", g.movestogo.map(|v| v.to_string())),
-        ("depth", reading.depth.map(|v| v.to_string())),
-        ("nodes", g.nodes.map(|v| v.to_string())),
-        ("mate", g.mate.map(|v| v.to_string())),
         ("movetime", g.movetime.map(|v| v.to_string())),
+        ("movestogo", g.movestogo.map(count)),
+        ("depth", reading.depth.map(count)),
+        ("nodes", g.nodes.map(|v| v.to_string())),
+        ("mate", g.mate.map(count)),
     ];
     for (key, value) in fields {
         if let Some(v) = value {
