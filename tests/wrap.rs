@@ -36,6 +36,21 @@ fn faulty_after_uci(args: &[&str]) -> Engine {
     e
 }
 
+/// `chess960 wrap --log LOG` in front of the test engine in `mode`, its
+/// `uci` handshake done; the log's path (named after `name`) comes back.
+fn logged_faulty(name: &str, mode: &str) -> (Engine, std::path::PathBuf) {
+    let log = std::env::temp_dir().join(format!("chess960-wrap-{name}-{}.log", std::process::id()));
+    let path = log.to_string_lossy().into_owned();
+    let mut e = Engine::start_with(
+        &["wrap", "--log", &path, "--", "python3", FAULTY, mode],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    (e, log)
+}
+
 fn python_chess() -> bool {
     tool_present(
         python_imports("chess.engine"),
@@ -213,15 +228,7 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
     if !python_chess() {
         return;
     }
-    let log = std::env::temp_dir().join(format!("chess960-wrap-sm-{}.log", std::process::id()));
-    let path = log.to_string_lossy().into_owned();
-    let mut e = Engine::start_with(
-        &["wrap", "--log", &path, "--", "python3", FAULTY, "ok"],
-        None,
-        Duration::from_secs(60),
-    );
-    e.send("uci");
-    e.expect("uciok", REPLY);
+    let (mut e, log) = logged_faulty("sm", "ok");
     e.ask("position startpos");
     e.send("go depth 1 searchmoves a1a8 e2e5");
     let (lines, best, _) = e.bestmove(REPLY);
@@ -291,15 +298,7 @@ fn an_option_value_the_engine_cannot_take_is_named_not_sent() {
     if !python_chess() {
         return;
     }
-    let log = std::env::temp_dir().join(format!("chess960-wrap-opt-{}.log", std::process::id()));
-    let path = log.to_string_lossy().into_owned();
-    let mut e = Engine::start_with(
-        &["wrap", "--log", &path, "--", "python3", FAULTY, "ok"],
-        None,
-        Duration::from_secs(60),
-    );
-    e.send("uci");
-    e.expect("uciok", REPLY);
+    let (mut e, log) = logged_faulty("opt", "ok");
     e.send("setoption name Hash value lots");
     e.send("setoption name Hash value 4096");
     e.send("setoption name hash value 64");

@@ -204,6 +204,18 @@ impl GoCommand {
                 "go: no {our_key} for {side} to move, only {their_key}; {our_key} as 0 (moving at once)"
             ));
         }
+        if self.perft.is_some() && !self.searchmoves.is_empty() {
+            // Said, not done silently: a count of some moves only would be
+            // read as the position's.
+            notices.push(format!(
+                "go perft counts every legal move: searchmoves {} ignored",
+                self.searchmoves
+                    .iter()
+                    .map(|m| shorten(m))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
         GoReading {
             time,
             depth,

@@ -338,18 +338,6 @@ impl Session {
         }
         let (time, depth) = (reading.time, reading.depth);
         if let Some(depth) = g.perft {
-            if !g.searchmoves.is_empty() {
-                // Said, not done silently: a count of some moves only would
-                // be read as the position's.
-                self.error(&format!(
-                    "go perft counts every legal move: searchmoves {} ignored",
-                    g.searchmoves
-                        .iter()
-                        .map(|m| command::shorten(m))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ));
-            }
             self.go_perft(depth);
             return;
         }

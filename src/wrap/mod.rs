@@ -935,16 +935,6 @@ impl Front {
             self.send_gui(&format!("info string error: {notice}"));
         }
         if let Some(depth) = g.perft {
-            if !g.searchmoves.is_empty() {
-                self.send_gui(&format!(
-                    "info string error: go perft counts every legal move: searchmoves {} ignored",
-                    g.searchmoves
-                        .iter()
-                        .map(|m| command::shorten(m))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ));
-            }
             if self.backend.is_none() {
                 self.send_gui("info string error: no engine is running: go perft not counted");
                 return;
