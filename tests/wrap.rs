@@ -764,9 +764,6 @@ fn a_readyok_asked_first_comes_before_the_bestmove() {
     }
 }
 
-/// A GUI's `isready` that the engine took with it when it failed is
-/// answered by the engine started in its place, not after the 10 s of
-/// `isready`'s own limit (which would restart the new engine too).
 /// An engine's `info` outside any search: its moves belong to no position
 /// the GUI waits on (the GUI may have sent its next `go` already and would
 /// read them against it), so only an `info string` is passed on.
@@ -794,6 +791,9 @@ fn info_outside_a_search_passes_only_its_words() {
     assert!(!lines.iter().any(|l| l.starts_with("Chatty")), "{lines:?}");
 }
 
+/// A GUI's `isready` that the engine took with it when it failed is
+/// answered by the engine started in its place, not after the 10 s of
+/// `isready`'s own limit (which would restart the new engine too).
 #[test]
 fn an_isready_outlives_the_engine_that_failed() {
     if !python_chess() {
