@@ -132,16 +132,32 @@ pub struct GoReading {
     /// The depth: as sent, or 1 where a limit was sent that cannot be read
     /// and nothing else ends the search.
     pub depth: Option<u32>,
+    /// The searchmoves legal in the position (none for a `go perft`, which
+    /// counts every move).
+    pub searchmoves: Vec<shakmaty::Move>,
     /// For the GUI (`info string error: ...`): what was ignored and how
     /// the rest is searched.
     pub notices: Vec<String>,
 }
 
 impl GoCommand {
-    /// Read this `go` for the side to move (`white`); `ignored` names
-    /// every word skipped, [`GoCommand::ignored`] quoted and any a caller
-    /// skipped besides (searchmoves not legal in the position).
-    pub fn reading(&self, white: bool, ignored: Vec<String>) -> GoReading {
+    /// Read this `go` in `pos`: every word skipped is named in the
+    /// notices, [`GoCommand::ignored`] quoted and the searchmoves not legal
+    /// there.
+    pub fn reading(&self, pos: &shakmaty::Chess) -> GoReading {
+        use shakmaty::Position;
+        let mut ignored: Vec<String> = self.ignored.iter().map(|w| format!("'{w}'")).collect();
+        let mut searchmoves = Vec::new();
+        // A `go perft` names all its searchmoves as ignored, below.
+        if self.perft.is_none() {
+            for m in &self.searchmoves {
+                match crate::notation::parse_uci_move(pos, m) {
+                    Ok(mv) => searchmoves.push(mv),
+                    Err(e) => ignored.push(format!("searchmoves {e}")),
+                }
+            }
+        }
+        let white = pos.turn().is_white();
         let (our_time, their_time, our_key, their_key) = if white {
             (self.wtime, self.btime, "wtime", "btime")
         } else {
@@ -219,6 +235,7 @@ impl GoCommand {
         GoReading {
             time,
             depth,
+            searchmoves,
             notices,
         }
     }

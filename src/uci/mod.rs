@@ -21,7 +21,7 @@ use crate::engine::{
     self, Bound, Clock, Engine, Game, GoRequest, Outcome, Report, Reporter, Score, MAX_DEPTH,
     MAX_PERFT_DEPTH,
 };
-use crate::notation::{parse_uci_move, shredder_fen, uci_move, xfen, CastlingStyle};
+use crate::notation::{shredder_fen, uci_move, xfen, CastlingStyle};
 use crate::startpos;
 use command::{Command, GoCommand, PositionCommand};
 use options::{Change, Options};
@@ -316,27 +316,13 @@ impl Session {
         }
         // A search `go` is never refused (the GUI waits for its bestmove):
         // what cannot be used is named and skipped, the rest is searched.
-        let mut ignored: Vec<String> = g.ignored.iter().map(|w| format!("'{w}'")).collect();
         let pos = self.game.position().clone();
-        let mut searchmoves = Vec::new();
-        // A `go perft` names all its searchmoves as ignored, below.
-        let to_search = if g.perft.is_none() {
-            &g.searchmoves[..]
-        } else {
-            &[]
-        };
-        for m in to_search {
-            match parse_uci_move(&pos, m) {
-                Ok(mv) => searchmoves.push(mv),
-                Err(e) => ignored.push(format!("searchmoves {e}")),
-            }
-        }
         let white = pos.turn().is_white();
-        let reading = g.reading(white, ignored);
+        let reading = g.reading(&pos);
         for notice in &reading.notices {
             self.error(notice);
         }
-        let (time, depth) = (reading.time, reading.depth);
+        let (time, depth, searchmoves) = (reading.time, reading.depth, reading.searchmoves);
         if let Some(depth) = g.perft {
             self.go_perft(depth);
             return;

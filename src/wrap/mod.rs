@@ -919,18 +919,13 @@ impl Front {
         // ms), and searchmoves are written in the engine's dialect.
         let root = game.position();
         let engine_style = self.engine_style(&game);
-        let mut ignored: Vec<String> = g.ignored.iter().map(|w| format!("'{w}'")).collect();
-        let mut searchmoves = Vec::new();
-        if g.perft.is_none() {
-            for m in &g.searchmoves {
-                match parse_uci_move(root, m) {
-                    Ok(m) => searchmoves.push(uci_move(m, engine_style)),
-                    Err(e) => ignored.push(format!("searchmoves {e}")),
-                }
-            }
-        }
         let white = root.turn().is_white();
-        let reading = g.reading(white, ignored);
+        let reading = g.reading(root);
+        let searchmoves: Vec<String> = reading
+            .searchmoves
+            .iter()
+            .map(|&m| uci_move(m, engine_style))
+            .collect();
         for notice in &reading.notices {
             self.send_gui(&format!("info string error: {notice}"));
         }
