@@ -582,12 +582,41 @@ pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, MoveError> {
 }
 
 /// Write a move in UCI notation, castles in `style`.
+///
+/// The king's-destination form of a Chess960 castle can be ambiguous (king
+/// b1 and rook a1: `b1c1` is also the king's plain step; king g1 and rook
+/// h1: `g1g1` is no move at all). Where the position is known, write with
+/// [`uci_move_at`], which falls back to king-takes-rook there.
 pub fn uci_move(m: Move, style: CastlingStyle) -> String {
     match (style, m.castling_side()) {
         (CastlingStyle::Arena, Some(CastlingSide::KingSide)) => "O-O".to_owned(),
         (CastlingStyle::Arena, Some(CastlingSide::QueenSide)) => "O-O-O".to_owned(),
         (CastlingStyle::KingTakesRook, _) => m.to_uci(CastlingMode::Chess960).to_string(),
         _ => m.to_uci(CastlingMode::Standard).to_string(),
+    }
+}
+
+/// Write `m`, played in `pos`, in UCI notation with castles in `style`, so
+/// that it reads back as `m`: a castle whose king's-destination form
+/// [`parse_uci_move`] would read as another move (the king's plain step to
+/// that square), or whose king does not move (`g1g1`, which shakmaty and
+/// python-chess refuse as move text), is written king-takes-rook, the only
+/// form that is never ambiguous. A reader that takes a move's squares as
+/// the plain move first, as shakmaty and python-chess do, then keeps the
+/// game its writer meant.
+pub fn uci_move_at(pos: &Chess, m: Move, style: CastlingStyle) -> String {
+    let text = uci_move(m, style);
+    let king_stays = || {
+        m.castling_side()
+            .is_some_and(|side| Some(side.king_to(pos.turn())) == m.from())
+    };
+    if style == CastlingStyle::KingToSquare
+        && m.is_castle()
+        && (king_stays() || parse_uci_move(pos, &text).ok() != Some(m))
+    {
+        uci_move(m, CastlingStyle::KingTakesRook)
+    } else {
+        text
     }
 }
 
@@ -716,6 +745,73 @@ mod tests {
         assert!(!needs_chess960(&std));
         let frc = parse_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1").unwrap();
         assert!(needs_chess960(&frc));
+    }
+
+    #[test]
+    fn king_destinations_are_written_only_where_they_read_back() {
+        // King b1, rooks a1 and h1, c1 empty: the a-side castle puts the
+        // king on c1, where its plain step also goes.
+        let pos = parse_fen("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
+        let long = parse_uci_move(&pos, "b1a1").unwrap();
+        let step = parse_uci_move(&pos, "b1c1").unwrap();
+        assert!(long.is_castle() && !step.is_castle());
+        assert_eq!(uci_move(long, CastlingStyle::KingToSquare), "b1c1");
+        assert_eq!(uci_move_at(&pos, long, CastlingStyle::KingToSquare), "b1a1");
+        assert_eq!(uci_move_at(&pos, step, CastlingStyle::KingToSquare), "b1c1");
+        // The h-side castle's destination g1 is no plain move: kept.
+        let short = parse_uci_move(&pos, "b1h1").unwrap();
+        assert_eq!(
+            uci_move_at(&pos, short, CastlingStyle::KingToSquare),
+            "b1g1"
+        );
+        // King g1, rook h1: the king does not move; `g1g1` is no move.
+        let still = parse_fen("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1").unwrap();
+        let oo = parse_uci_move(&still, "g1h1").unwrap();
+        assert_eq!(uci_move(oo, CastlingStyle::KingToSquare), "g1g1");
+        assert_eq!(uci_move_at(&still, oo, CastlingStyle::KingToSquare), "g1h1");
+        // Every start with only its king and rooks on the back ranks:
+        // every legal move, castles and the king's steps among them, is
+        // written so that it reads back as itself.
+        for n in 0..960 {
+            let rank: String = crate::startpos::back_rank(n)
+                .chars()
+                .map(|c| if c == 'K' || c == 'R' { c } else { '1' })
+                .collect();
+            let mut packed = String::new();
+            let mut empty = 0;
+            for c in rank.chars() {
+                if c == '1' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        packed.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    packed.push(c);
+                }
+            }
+            if empty > 0 {
+                packed.push_str(&empty.to_string());
+            }
+            let fen = format!(
+                "{}/pppppppp/8/8/8/8/PPPPPPPP/{packed} w KQkq - 0 1",
+                packed.to_lowercase()
+            );
+            let pos = parse_fen(&fen).unwrap();
+            let moves = pos.legal_moves();
+            // Both castles, unless the other rook stands in the way.
+            assert!(moves.iter().any(|m| m.is_castle()), "{fen}");
+            for &m in &moves {
+                let text = uci_move_at(&pos, m, CastlingStyle::KingToSquare);
+                assert_eq!(parse_uci_move(&pos, &text), Ok(m), "{fen}: {text}");
+            }
+        }
+        // Other dialects are untouched.
+        assert_eq!(uci_move_at(&pos, long, CastlingStyle::Arena), "O-O-O");
+        assert_eq!(
+            uci_move_at(&pos, long, CastlingStyle::KingTakesRook),
+            "b1a1"
+        );
     }
 
     #[test]

@@ -289,6 +289,70 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
     );
 }
 
+/// With `--engine-castling king`, a castle whose king's destination is
+/// also the king's plain step (king b1, rook a1: `b1c1`) reaches the engine
+/// king-takes-rook, and the plain step as itself: an engine that reads a
+/// move's squares as the plain move first keeps the GUI's game. Castles
+/// with a destination of their own are written as the king's destination.
+#[test]
+fn ambiguous_king_destinations_reach_the_engine_king_takes_rook() {
+    if !python_chess() {
+        return;
+    }
+    let log =
+        std::env::temp_dir().join(format!("chess960-wrap-kingdest-{}.log", std::process::id()));
+    let path = log.to_string_lossy().into_owned();
+    let mut e = Engine::start_with(
+        &[
+            "wrap",
+            "--engine-castling",
+            "king",
+            "--log",
+            &path,
+            "--",
+            "python3",
+            FAULTY,
+            "king",
+        ],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
+    for gui in ["b1a1 b8a8", "b1c1 b8c8", "b1h1 b8h8"] {
+        e.ask(&format!("position fen {fen} moves {gui}"));
+        e.send("go depth 1");
+        let (lines, best, _) = e.bestmove(REPLY);
+        assert!(
+            !lines.iter().any(|l| l.contains("own move")),
+            "{gui}: {lines:?}"
+        );
+        assert_ne!(best, "0000", "{gui}: {lines:?}");
+    }
+    e.ask(&format!("position fen {fen}"));
+    e.send("go depth 1 searchmoves b1a1");
+    let (lines, best, _) = e.bestmove(REPLY);
+    assert_ne!(best, "0000", "{lines:?}");
+    e.send("quit");
+    let _ = e.wait_exit(REPLY);
+    let text = std::fs::read_to_string(&log).expect("log written");
+    let _ = std::fs::remove_file(&log);
+    let sent: Vec<&str> = text
+        .lines()
+        .filter(|l| l.split(' ').nth(1) == Some(">engine"))
+        .collect();
+    for engine in ["b1a1 b8a8", "b1c1 b8c8", "b1g1 b8g8"] {
+        let line = format!(" position fen {fen} moves {engine}");
+        assert!(sent.iter().any(|l| l.ends_with(&line)), "{line}: {sent:?}");
+    }
+    assert!(
+        sent.iter()
+            .any(|l| l.ends_with(" go depth 1 searchmoves b1a1")),
+        "{sent:?}"
+    );
+}
+
 /// A `setoption` value the engine declared it cannot take (not a number
 /// for a spin, beyond its range) is named to the GUI and not sent: an
 /// engine that exits on it (Stockfish 15.1 on `Hash value lots`) would

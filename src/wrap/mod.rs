@@ -29,7 +29,9 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
 
 use crate::engine::{Engine, Game};
-use crate::notation::{is_move_text, parse_uci_move, shredder_fen, uci_move, xfen, CastlingStyle};
+use crate::notation::{
+    is_move_text, parse_uci_move, shredder_fen, uci_move, uci_move_at, xfen, CastlingStyle,
+};
 use crate::uci::command::{self, Command, GoCommand, GoReading, PositionCommand};
 use crate::uci::output;
 use crate::uci::position::Positions;
@@ -879,9 +881,11 @@ impl Front {
         let mut line = format!("position fen {fen}");
         if !game.moves().is_empty() {
             line.push_str(" moves");
-            for m in game.moves() {
+            let mut pos = game.start().clone();
+            for &m in game.moves() {
                 line.push(' ');
-                line.push_str(&uci_move(*m, style));
+                line.push_str(&uci_move_at(&pos, m, style));
+                pos.play_unchecked(m);
             }
         }
         (line, mode)
@@ -924,7 +928,7 @@ impl Front {
         let searchmoves: Vec<String> = reading
             .searchmoves
             .iter()
-            .map(|&m| uci_move(m, engine_style))
+            .map(|&m| uci_move_at(root, m, engine_style))
             .collect();
         for notice in &reading.notices {
             self.send_gui(&format!("info string error: {notice}"));

@@ -71,11 +71,17 @@ def write_move(board, move, mode):
 
 
 def read_move(board, text):
+    """A move's squares are the plain move first (as python-chess and
+    shakmaty read them); only then a castle word or a king's destination."""
+    try:
+        return board.parse_uci(text)
+    except ValueError:
+        pass
     for move in board.legal_moves:
         side = castle_side(board, move)
         if side and text in (side, king_destination(board, move)):
             return move
-    return board.parse_uci(text)
+    raise ValueError(f"unreadable move {text}")
 
 
 def read_fen(words, mode):
