@@ -115,6 +115,12 @@ fn man_pages_cover_every_subcommand_and_option() {
     let main = support::stdout(&["manpage"]);
     assert!(main.contains(".TH chess960 6 "), "{main}");
     assert!(main.contains(".SH \"EXIT STATUS\""), "{main}");
+    // VERSION says what `--version` prints.
+    let version = support::stdout(&["--version"]);
+    assert!(
+        main.contains(&format!(".SH VERSION\n{}", version.trim_end())),
+        "{main}"
+    );
     let main_text = plain(&main);
     for sub in &subs {
         assert!(

@@ -45,16 +45,21 @@ pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode, CliError> {
 /// clap_mangen heads the `after_help` text `EXTRA`: exit statuses get the
 /// customary `EXIT STATUS` heading (without the help's own "Exit status:"
 /// words), other text `NOTES`; and its lines stay lines (roff would fill
-/// them into one paragraph: the completions' one command per shell).
+/// them into one paragraph: the completions' one command per shell). Its
+/// `VERSION` section (`v0.1.0 (...)`) reads as `--version` prints it.
 fn render(cmd: clap::Command) -> Result<Vec<u8>, CliError> {
     let mut page = Vec::new();
     let synopsis = synopsis(&cmd);
+    let shown = format!("chess960 {}", crate::VERSION);
     clap_mangen::Man::new(cmd.override_usage(synopsis))
         .section(MAN_SECTION)
         .manual("Games Manual")
-        .source(format!("chess960 {}", crate::VERSION))
+        .source(shown.clone())
         .render(&mut page)?;
-    let page = String::from_utf8_lossy(&page).into_owned();
+    let page = String::from_utf8_lossy(&page).into_owned().replace(
+        &format!("\n.SH VERSION\nv{}\n", crate::VERSION),
+        &format!("\n.SH VERSION\n{shown}\n"),
+    );
     let Some(at) = page.find("\n.SH EXTRA\n") else {
         return Ok(page.into_bytes());
     };
