@@ -231,13 +231,21 @@ pub fn parse_fen_lenient(text: &str) -> Result<LenientFen, FenError> {
     })
 }
 
+/// The most other readings of an X-FEN castling field that are tried:
+/// each letter may name any rook on its side, so a board with many rooks
+/// on a back rank would give thousands (two rooks a side, as GUIs send,
+/// give at most 15).
+pub const MAX_INNER_ROOK_READINGS: usize = 64;
+
 /// The other readings of an X-FEN castling field. `K` and `Q` name the
 /// outermost rook on their side of the king, but GUIs have written them for
 /// an inner rook (Scid 4.7.4 sends `RR2K3 w Qq` and then castles `e1b1`
-/// with the b-rook). Each reading replaces one such letter by the file
-/// letter of another rook on that side, as X-FEN would write it: the FEN
-/// and what was read differently, e.g. `castling right 'Q' read as the rook
-/// on b1 (X-FEN writes it 'B')`. Empty when the field is unambiguous.
+/// with the b-rook), for one side or both. Each reading replaces one or
+/// more such letters by the file letter of another rook on that side, as
+/// X-FEN would write it: the FEN and what was read differently, e.g.
+/// `castling right 'Q' read as the rook on b1 (X-FEN writes it 'B')`.
+/// Readings that change fewer letters come first; at most
+/// [`MAX_INNER_ROOK_READINGS`]. Empty when the field is unambiguous.
 pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
     use shakmaty::Square;
     let fields: Vec<&str> = text.split_whitespace().collect();
@@ -248,7 +256,9 @@ pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
         return Vec::new();
     };
     let board = &fen.as_setup().board;
-    let mut readings = Vec::new();
+    // For each letter with other rooks on its side: its place in the
+    // field, the letter, and each other rook with the letter X-FEN gives it.
+    let mut choices: Vec<(usize, char, Vec<(Square, char)>)> = Vec::new();
     for (i, c) in field.char_indices() {
         let color = Color::from_white(c.is_ascii_uppercase());
         let rank = color.backrank();
@@ -269,28 +279,60 @@ pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
             'k' => rooks.iter().map(|sq| sq.file()).max(),
             _ => rooks.iter().map(|sq| sq.file()).min(),
         };
-        for sq in &rooks {
-            if Some(sq.file()) == outermost {
-                continue;
-            }
-            let letter = if color.is_white() {
-                sq.file().upper_char()
-            } else {
-                sq.file().char()
-            };
-            let mut castling = (*field).to_owned();
-            castling.replace_range(i..i + 1, &letter.to_string());
-            let mut alt: Vec<String> = fields.iter().map(|f| (*f).to_owned()).collect();
-            alt[2] = castling;
-            readings.push((
-                alt.join(" "),
-                format!(
-                    "castling right '{c}' read as the rook on {sq} (X-FEN writes it '{letter}')"
-                ),
-            ));
+        let others: Vec<(Square, char)> = rooks
+            .iter()
+            .filter(|sq| Some(sq.file()) != outermost)
+            .map(|&sq| {
+                let letter = if color.is_white() {
+                    sq.file().upper_char()
+                } else {
+                    sq.file().char()
+                };
+                (sq, letter)
+            })
+            .collect();
+        if !others.is_empty() {
+            choices.push((i, c, others));
         }
     }
-    readings
+    // Every combination: for each letter, its own reading (0) or one of
+    // its alternatives (1..).
+    let mut picks: Vec<Vec<usize>> = vec![Vec::new()];
+    for (_, _, others) in &choices {
+        picks = picks
+            .into_iter()
+            .flat_map(|p| {
+                (0..=others.len()).map(move |k| {
+                    let mut q = p.clone();
+                    q.push(k);
+                    q
+                })
+            })
+            .collect();
+    }
+    picks.retain(|p| p.iter().any(|&k| k > 0));
+    picks.sort_by_key(|p| p.iter().filter(|&&k| k > 0).count());
+    picks.truncate(MAX_INNER_ROOK_READINGS);
+    picks
+        .into_iter()
+        .map(|p| {
+            let mut castling: Vec<char> = field.chars().collect();
+            let mut why = Vec::new();
+            for ((i, c, others), &k) in choices.iter().zip(&p) {
+                if k == 0 {
+                    continue;
+                }
+                let (sq, letter) = others[k - 1];
+                castling[*i] = letter;
+                why.push(format!(
+                    "castling right '{c}' read as the rook on {sq} (X-FEN writes it '{letter}')"
+                ));
+            }
+            let mut alt: Vec<String> = fields.iter().map(|f| (*f).to_owned()).collect();
+            alt[2] = castling.into_iter().collect();
+            (alt.join(" "), why.join(", "))
+        })
+        .collect()
 }
 
 /// Why the board field of a FEN is not eight ranks of eight squares.
@@ -916,6 +958,21 @@ mod tests {
             "1r2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Bq - 0 1"
         );
         assert!(readings[0].1.contains("'Q'") && readings[0].1.contains("b1"));
+        // Both sides' letters for inner rooks: each alone, then both.
+        let both = inner_rook_readings("rr2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Qq - 0 1");
+        let fens: Vec<&str> = both.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(
+            fens,
+            [
+                "rr2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Qb - 0 1",
+                "rr2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Bq - 0 1",
+                "rr2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Bb - 0 1",
+            ]
+        );
+        assert!(
+            both[2].1.contains("'Q'") && both[2].1.contains("'q'"),
+            "{both:?}"
+        );
         assert!(inner_rook_readings("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").is_empty());
         assert!(inner_rook_readings("rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1").is_empty());
     }

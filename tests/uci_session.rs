@@ -625,6 +625,26 @@ fn go_with_unreadable_words_searches_with_the_rest() {
     assert!(!late.iter().any(|l| l.starts_with("bestmove")), "{late:?}");
 }
 
+/// `ucinewgame` during `go infinite` ends the search with its `bestmove`
+/// (the game it searched is over) and the input goes on being read: the
+/// `isready` after it is answered (Stockfish 15.1 waits for the search to
+/// end there, and under `go infinite` reads nothing more).
+#[test]
+fn ucinewgame_during_an_infinite_search_answers_it() {
+    let mut e = Engine::start();
+    e.ask("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ucinewgame");
+    e.send("isready");
+    let (_, best, _) = e.bestmove(REPLY);
+    e.expect("readyok", REPLY);
+    let late = e.drain(Duration::from_millis(100));
+    assert!(!late.iter().any(|l| l.starts_with("bestmove")), "{late:?}");
+    // The new game's position is the standard start, as the search's was.
+    legal_move(&e.position(), &best, false).unwrap_or_else(|m| e.fail(&m));
+}
+
 /// A stray word after a command that takes none (`stop now`) is named and
 /// the command still runs: a `stop` refused for it left the search running
 /// and the GUI without its `bestmove`. A misspelt limit (`movetim`) or an
@@ -896,6 +916,19 @@ fn debug_log_file_has_one_timestamped_line_per_message() {
         );
         assert!(stamp.parse::<jiff::Timestamp>().is_ok(), "{stamp}");
     }
+    // End of input is noted as such, not as a `quit` the GUI never sent.
+    let _ = std::fs::remove_file(&path);
+    let mut e = Engine::start();
+    e.ask(&format!(
+        "setoption name Debug Log File value {}",
+        path.display()
+    ));
+    e.close_stdin();
+    e.wait_exit(REPLY);
+    let text = std::fs::read_to_string(&path).expect("log written");
+    let last = text.lines().last().unwrap_or("");
+    assert!(last.ends_with(" # end of input"), "{text}");
+    assert!(!text.contains("< quit"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1883,6 +1916,38 @@ fn an_x_fen_letter_written_for_an_inner_rook_is_read_as_the_gui_meant() {
         "{out:?}"
     );
     let want = expected(fen, "Bb", &["O-O-O"]);
+    assert!(
+        same_position(&e.position(), &want),
+        "{}",
+        xfen(&e.position())
+    );
+    // Both sides' letters written for inner rooks: both are read so.
+    let fen = "rr2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Qq - 0 1";
+    let out = e.ask(&format!("position fen {fen} moves e2e3 e8b8 e1b1 a7a6"));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].contains("'Q' read as the rook on b1")
+            && out[0].contains("'q' read as the rook on b8"),
+        "{out:?}"
+    );
+    let want = expected(fen, "Bb", &["e2e3", "O-O-O", "O-O-O", "a7a6"]);
+    assert!(
+        same_position(&e.position(), &want),
+        "{}",
+        xfen(&e.position())
+    );
+    // An illegal move later on: the reading that plays the most moves is
+    // the game, and the move it cannot play is named.
+    let fen = "1r2k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w Qq - 0 1";
+    let out = e.ask(&format!("position fen {fen} moves e1b1 e7e6 d2d4 e6e4"));
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out[0].contains("'Q' read as the rook on b1"), "{out:?}");
+    assert!(
+        out[1]
+            .starts_with("info string error: move 4 of the position command: illegal move 'e6e4'"),
+        "{out:?}"
+    );
+    let want = expected(fen, "Bb", &["O-O-O", "e7e6", "d2d4"]);
     assert!(
         same_position(&e.position(), &want),
         "{}",

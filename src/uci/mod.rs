@@ -150,6 +150,18 @@ impl Session {
     /// Handle one line from the GUI.
     pub fn handle_line(&mut self, line: &str) -> Flow {
         self.out.log_input(line);
+        self.handle(line)
+    }
+
+    /// End of input is a quit: any search is stopped and its bestmove
+    /// printed. The debug log says the input ended, not that `quit` came.
+    pub fn end_of_input(&mut self) {
+        self.out.log_end_of_input();
+        self.handle("quit");
+    }
+
+    /// Obey one line, already logged.
+    fn handle(&mut self, line: &str) -> Flow {
         let parsed = match command::parse_line(line) {
             Ok(p) => p,
             Err(e) => {
@@ -540,8 +552,7 @@ pub fn run(input: &mut impl BufRead, out: Box<dyn Write + Send>) -> io::Result<(
             return Ok(());
         }
     }
-    // End of input is a quit: stop any search, print its bestmove, exit.
-    session.handle_line("quit");
+    session.end_of_input();
     Ok(())
 }
 

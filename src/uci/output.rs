@@ -88,6 +88,14 @@ impl Output {
         }
     }
 
+    /// Note in the debug log that the GUI's input ended (`#` for neither
+    /// direction: no line was received).
+    pub fn log_end_of_input(&self) {
+        if let Ok(mut inner) = self.inner.lock() {
+            log_line(&mut inner.log, '#', "end of input");
+        }
+    }
+
     /// Start (or with an empty path, stop) logging every line in and out.
     ///
     /// # Errors

@@ -90,7 +90,8 @@ impl Positions {
     /// far as it could be read (as Stockfish 15.1 keeps it), never a
     /// position from an earlier command. An X-FEN `K`/`Q` that a GUI wrote
     /// for an inner rook is read as that rook when that makes every move
-    /// legal.
+    /// legal, or more of them legal than as written (the first move
+    /// illegal under that reading is then named).
     pub fn apply(&mut self, p: &PositionCommand, rng: &mut impl Rng) -> Applied {
         let mut lines = Vec::new();
         let mut game = match self.start_game(&p.start, rng, &mut lines) {
@@ -102,28 +103,45 @@ impl Positions {
         };
         self.unreadable = None;
         if let Err((i, e)) = play_all(&mut game, &p.moves) {
-            let other = match &p.start {
-                StartSpec::Fen(fen) => {
-                    inner_rook_readings(fen).into_iter().find_map(|(alt, why)| {
-                        let mut g = Game::new(parse_fen_lenient(&alt).ok()?.position, None);
-                        play_all(&mut g, &p.moves).ok().map(|()| (g, why))
-                    })
+            // The other readings of an X-FEN castling field: the first
+            // under which every move is legal, else the one that plays the
+            // most moves, if more than as written.
+            let mut best: Option<(Game, String, Option<(usize, MoveError)>)> = None;
+            if let StartSpec::Fen(fen) = &p.start {
+                for (alt, why) in inner_rook_readings(fen) {
+                    let Ok(read) = parse_fen_lenient(&alt) else {
+                        continue;
+                    };
+                    let mut g = Game::new(read.position, None);
+                    let failed = play_all(&mut g, &p.moves).err();
+                    let played = g.moves().len();
+                    let beats = best.as_ref().map_or(i, |(b, _, _)| b.moves().len());
+                    if played > beats {
+                        let done = failed.is_none();
+                        best = Some((g, why, failed));
+                        if done {
+                            break;
+                        }
+                    }
                 }
-                _ => None,
-            };
-            match other {
-                Some((g, why)) => {
+            }
+            let failure = match best {
+                Some((g, why, failed)) => {
                     lines.push(format!(
                         "info string {why}, so that move {} '{}' is legal",
                         i + 1,
                         shorten(&p.moves[i])
                     ));
                     game = g;
+                    failed
                 }
-                None => lines.push(format!(
+                None => Some((i, e)),
+            };
+            if let Some((j, e)) = failure {
+                lines.push(format!(
                     "info string error: move {} of the position command: {e}; the position is the one before it",
-                    i + 1
-                )),
+                    j + 1
+                ));
             }
         }
         if p.moves[..game.moves().len()]
