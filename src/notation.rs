@@ -256,9 +256,14 @@ pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
         return Vec::new();
     };
     let board = &fen.as_setup().board;
-    // For each letter with other rooks on its side: its place in the
-    // field, the letter, and each other rook with the letter X-FEN gives it.
-    let mut choices: Vec<(usize, char, Vec<(Square, char)>)> = Vec::new();
+    /// A letter with other rooks on its side: its place in the field, the
+    /// letter, and each other rook with the letter X-FEN gives it.
+    struct Choice {
+        at: usize,
+        letter: char,
+        others: Vec<(Square, char)>,
+    }
+    let mut choices: Vec<Choice> = Vec::new();
     for (i, c) in field.char_indices() {
         let color = Color::from_white(c.is_ascii_uppercase());
         let rank = color.backrank();
@@ -292,13 +297,17 @@ pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
             })
             .collect();
         if !others.is_empty() {
-            choices.push((i, c, others));
+            choices.push(Choice {
+                at: i,
+                letter: c,
+                others,
+            });
         }
     }
     // Every combination: for each letter, its own reading (0) or one of
     // its alternatives (1..).
     let mut picks: Vec<Vec<usize>> = vec![Vec::new()];
-    for (_, _, others) in &choices {
+    for Choice { others, .. } in &choices {
         picks = picks
             .into_iter()
             .flat_map(|p| {
@@ -318,14 +327,15 @@ pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
         .map(|p| {
             let mut castling: Vec<char> = field.chars().collect();
             let mut why = Vec::new();
-            for ((i, c, others), &k) in choices.iter().zip(&p) {
+            for (choice, &k) in choices.iter().zip(&p) {
                 if k == 0 {
                     continue;
                 }
-                let (sq, letter) = others[k - 1];
-                castling[*i] = letter;
+                let (sq, letter) = choice.others[k - 1];
+                castling[choice.at] = letter;
                 why.push(format!(
-                    "castling right '{c}' read as the rook on {sq} (X-FEN writes it '{letter}')"
+                    "castling right '{}' read as the rook on {sq} (X-FEN writes it '{letter}')",
+                    choice.letter
                 ));
             }
             let mut alt: Vec<String> = fields.iter().map(|f| (*f).to_owned()).collect();

@@ -106,19 +106,23 @@ impl Positions {
             // The other readings of an X-FEN castling field: the first
             // under which every move is legal, else the one that plays the
             // most moves, if more than as written.
-            let mut best: Option<(Game, String, Option<(usize, MoveError)>)> = None;
+            struct Reading {
+                game: Game,
+                why: String,
+                failed: Option<(usize, MoveError)>,
+            }
+            let mut best: Option<Reading> = None;
             if let StartSpec::Fen(fen) = &p.start {
                 for (alt, why) in inner_rook_readings(fen) {
                     let Ok(read) = parse_fen_lenient(&alt) else {
                         continue;
                     };
-                    let mut g = Game::new(read.position, None);
-                    let failed = play_all(&mut g, &p.moves).err();
-                    let played = g.moves().len();
-                    let beats = best.as_ref().map_or(i, |(b, _, _)| b.moves().len());
-                    if played > beats {
+                    let mut game = Game::new(read.position, None);
+                    let failed = play_all(&mut game, &p.moves).err();
+                    let beats = best.as_ref().map_or(i, |b| b.game.moves().len());
+                    if game.moves().len() > beats {
                         let done = failed.is_none();
-                        best = Some((g, why, failed));
+                        best = Some(Reading { game, why, failed });
                         if done {
                             break;
                         }
@@ -126,7 +130,11 @@ impl Positions {
                 }
             }
             let failure = match best {
-                Some((g, why, failed)) => {
+                Some(Reading {
+                    game: g,
+                    why,
+                    failed,
+                }) => {
                     lines.push(format!(
                         "info string {why}, so that move {} '{}' is legal",
                         i + 1,
