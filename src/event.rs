@@ -43,6 +43,9 @@ pub const DOMAIN: &str = "chess960-event-v1";
 /// The `format` field of an event file.
 pub const FILE_FORMAT: &str = "chess960-event-v1";
 
+/// What every version's `format` begins with.
+pub const FORMAT_FAMILY: &str = "chess960-event";
+
 /// The secret of docs/event.md's worked example: its rounds are published,
 /// so `event new` refuses it.
 pub const EXAMPLE_SECRET: &str = "example-secret-for-the-docs-2026";
@@ -57,6 +60,13 @@ pub const MAX_ROUNDS: u32 = 999;
 /// The most characters an event's name may have: what fits on one line
 /// at the top of a printed page.
 pub const MAX_NAME_CHARS: usize = 70;
+
+/// The longest public part `event public` records: a pack's sheet prints
+/// it twice at its foot (beside the commitment and in the command that
+/// checks the round), and 200 characters leave both on an A4 or Letter
+/// sheet below the diagram (600 dice, about 1,200, pushed the command off
+/// the page). Twenty dice, a lottery draw or a block hash need far less.
+pub const MAX_PUBLIC_CHARS: usize = 200;
 
 /// Which starts an event draws from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -555,6 +565,14 @@ impl Event {
     /// event made without a public part, or one already given another.
     pub fn record_public(&mut self, text: &str) -> Result<(), EventError> {
         check_public(text)?;
+        let chars = text.chars().count();
+        if chars > MAX_PUBLIC_CHARS {
+            return Err(EventError::BadPublic(format!(
+                "has {chars} characters: at most {MAX_PUBLIC_CHARS} fit on a pack's sheet, \
+                 where it is printed twice (write down what was drawn, the dice or the \
+                 lottery's numbers, not an account of it)"
+            )));
+        }
         match &self.public {
             Public::None => Err(EventError::PublicRefused(
                 "the event was made without --public-part: its starts depend on the secret \

@@ -71,6 +71,7 @@ h2 { font-size: 11pt; margin: 2mm 0 1mm; }
 .legend { font-size: 8.5pt; margin: 0 0 1mm; }
 .commit { margin-top: auto; border-top: 0.3mm solid black; padding-top: 1mm; font-size: 7.5pt;
   overflow-wrap: anywhere; }
+.commit .nb { white-space: nowrap; }
 "#;
 
 /// A whole HTML document.
@@ -280,6 +281,17 @@ fn start_body(start: Numbered) -> Result<String, StartError> {
     Ok(s)
 }
 
+/// The longest word of a command kept from breaking across lines: a
+/// longer one (a public part with no space) may break where it must.
+const UNBROKEN_MAX: usize = 40;
+
+/// `text`, escaped, in a span that is never broken across lines: a
+/// browser breaks after a hyphen, and a command printed as `--` at a line's
+/// end and `round 1` at the next's start is typed wrong from paper.
+fn unbroken(text: &str) -> String {
+    format!("<span class=\"nb\">{}</span>", escape(text))
+}
+
 /// The event pack: one sheet per round of `starts` (round number and
 /// start: every round, or the one an organiser prints before it is
 /// played), each with the commitment, the public part where the event has
@@ -298,8 +310,18 @@ pub fn event_pack(
         crate::event::Public::Given(p) => (
             format!("; public part: {}", escape(p)),
             format!(
-                " --public {}",
-                escape(&shlex::try_quote(p).map_or_else(|_| p.clone(), |q| q.into_owned()))
+                " {} {}",
+                unbroken("--public"),
+                shlex::try_quote(p)
+                    .map_or_else(|_| p.clone(), |q| q.into_owned())
+                    .split(' ')
+                    .map(|word| if word.len() > UNBROKEN_MAX {
+                        escape(word)
+                    } else {
+                        unbroken(word)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ),
         ),
         _ => (String::new(), String::new()),
@@ -329,9 +351,12 @@ pub fn event_pack(
         let _ = writeln!(
             body,
             "<p class=\"commit mono\">Commitment (SHA-256 of the secret): {commitment}{public_said}<br>\
-             After the event, check this round: chess960 event verify{dfrc} --commitment {commitment}{public_option} \
-             --secret SECRET --round {round} --start {}</p>\n</section>",
-            start.number()
+             After the event, check this round: {}{dfrc} {}{public_option} {} {} {}</p>\n</section>",
+            unbroken("chess960 event verify"),
+            unbroken(&format!("--commitment {commitment}")),
+            unbroken("--secret SECRET"),
+            unbroken(&format!("--round {round}")),
+            unbroken(&format!("--start {}", start.number())),
         );
     }
     Ok(document(

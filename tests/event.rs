@@ -260,6 +260,44 @@ fn the_event_file_and_its_secret_are_kept_safe() {
     std::fs::copy(&file, &other).expect("copy");
     let err = fails_with(&["event", "pack", f, "-o", o], 1);
     assert!(err.contains("is an event file"), "{err}");
+    // Another version's event file, or one whose `format` was lost, holds
+    // a secret too.
+    let text = std::fs::read_to_string(&file).expect("read");
+    for (name, other_text) in [
+        (
+            "future.json",
+            text.replace("chess960-event-v1", "chess960-event-v2"),
+        ),
+        (
+            "formatless.json",
+            text.replace("\"format\"", "\"was_format\""),
+        ),
+    ] {
+        assert_ne!(other_text, text);
+        let path = dir.join(name);
+        std::fs::write(&path, &other_text).expect("write");
+        let err = fails_with(&["event", "pack", f, "-o", path.to_str().expect("path")], 1);
+        assert!(err.contains("is an event file"), "{name}: {err}");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), other_text);
+    }
+    // A device or a pipe for the event file, even with --force: the secret
+    // would be lost and the commitment never revealed.
+    #[cfg(unix)]
+    {
+        let err = fails_with(
+            &[
+                "event",
+                "new",
+                "--rounds",
+                "3",
+                "--force",
+                "-o",
+                "/dev/null",
+            ],
+            2,
+        );
+        assert!(err.contains("is not a regular file"), "{err}");
+    }
     // Standard output appended to the event file (`>> event.json`), by
     // any name of it: refused as the file itself is.
     for out in ["-", "/dev/stdout", f] {
@@ -603,6 +641,8 @@ fn bad_inputs_name_the_culprit() {
         e.contains("round 2: the secret gives start 632, not 630"),
         "{e}"
     );
+    // Checked without --public: the likeliest slip is named.
+    assert!(e.contains("add --public"), "{e}");
     let e = call(
         verify(&[
             "--commitment",
@@ -827,7 +867,8 @@ fn a_failed_write_leaves_no_half_file() {
 fn odd_paths_and_numbers_are_named() {
     let dir = support::temp_dir("event-odd");
     let d = dir.to_str().expect("path");
-    let err = fails_with(&["event", "new", "--rounds", "3", "-o", d], 2);
+    // A folder cannot be written as a file: exit 1, as for every output.
+    let err = fails_with(&["event", "new", "--rounds", "3", "-o", d], 1);
     assert!(
         err.contains("is a folder: give the event file a name"),
         "{err}"
@@ -950,6 +991,10 @@ fn a_public_part_is_awaited_recorded_once_and_checked() {
     );
     let e = fails_with(&["event", "public", f, " 4 2"], 2);
     assert!(e.contains("white space at an end"), "{e}");
+    // Longer than a sheet's foot holds twice: refused, nothing recorded.
+    let long = vec!["6"; 101].join(" ");
+    let e = fails_with(&["event", "public", f, &long], 2);
+    assert!(e.contains("201 characters: at most 200"), "{e}");
     stdout(&["event", "public", f, PUBLIC]);
     let e = fails_with(&["event", "public", f, "1 1 1"], 1);
     assert!(
@@ -1038,10 +1083,14 @@ fn a_pack_of_one_round_holds_that_round_alone() {
     let html = stdout(&["event", "pack", f, "--round", "3"]);
     assert_eq!(html.matches("<section class=\"sheet\">").count(), 1);
     assert!(html.contains("<h1>Round 3 of 5</h1>"), "{html}");
-    assert!(html.contains(&format!("--round 3 --start {}", starts[2])));
+    // The command's words as printed (each option kept whole by a span).
+    let text = html
+        .replace("<span class=\"nb\">", "")
+        .replace("</span>", "");
+    assert!(text.contains(&format!("--round 3 --start {}", starts[2])));
     for r in [1, 2, 4, 5] {
         assert!(
-            !html.contains(&format!("--round {r} ")),
+            !text.contains(&format!("--round {r} ")),
             "round {r} in {html}"
         );
     }

@@ -555,6 +555,67 @@ fn check_pack(chromium: &str, dfrc: bool, starts: &[u32]) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The command at a sheet's foot is typed from paper: with a public part
+/// (the docs' ten dice, and the longest `event public` records) it stays
+/// on the sheet, and no line of it ends inside an option (a browser breaks
+/// after a hyphen: `--` at one line's end, `round 1` at the next's).
+#[test]
+fn the_pack_s_check_command_fits_and_never_breaks_inside_an_option() {
+    let Some(chromium) = tools() else {
+        return;
+    };
+    let dir = support::temp_dir("pages-public");
+    let longest = vec!["6"; 100].join(" ");
+    assert_eq!(longest.len(), chess960::event::MAX_PUBLIC_CHARS - 1);
+    for (i, public) in ["4 2 6 6 1 3 5 2 2 4", longest.as_str()]
+        .into_iter()
+        .enumerate()
+    {
+        let mut file = chess960::event::Event::new(
+            "Club rapid",
+            chess960::event::Kind::Chess960,
+            1,
+            SECRET.to_owned(),
+        )
+        .expect("the example event")
+        .with_public_part();
+        file.record_public(public).expect("public part");
+        let start = file.draw(1).expect("round 1").number();
+        let event = dir.join(format!("event-{i}.json"));
+        std::fs::write(&event, file.to_file()).expect("event file");
+        for paper in ["a4", "letter"] {
+            let html = dir.join(format!("pack-{i}-{paper}.html"));
+            support::stdout(&[
+                "event",
+                "pack",
+                event.to_str().expect("path"),
+                "--paper",
+                paper,
+                "-o",
+                html.to_str().expect("path"),
+            ]);
+            let pdf = print_pdf(chromium, &html);
+            assert_eq!(pdf_pages(&pdf).0, 1, "{paper}, public part {i}");
+            let lines = page_lines(&pdf, 1);
+            let at = lines
+                .iter()
+                .position(|l| l.contains("check this round"))
+                .unwrap_or_else(|| panic!("{paper}, public part {i}: {lines:#?}"));
+            let command = &lines[at..];
+            assert!(
+                command
+                    .join(" ")
+                    .contains(&format!("--round 1 --start {start}")),
+                "{paper}, public part {i}: {command:#?}"
+            );
+            for l in command {
+                assert!(!l.ends_with('-'), "{paper}, public part {i}: {command:#?}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_chess960_pack_prints_one_page_per_round_on_a4_and_letter() {
     if let Some(c) = tools() {

@@ -141,10 +141,20 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
             .map_err(|err| output_file::cannot_write(path, &err))
     };
     if path.is_dir() {
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Io(format!(
             "'{}' is a folder: give the event file a name (-o {})",
             path.display(),
             path.join("event.json").display()
+        )));
+    }
+    // A device or a pipe by any name (`/dev/null`, a FIFO another program
+    // reads): the secret would be lost or handed on, and the commitment
+    // printed could never be revealed.
+    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(CliError::Usage(format!(
+            "the event file holds the secret: '{}' is not a regular file (a device or a pipe \
+             keeps nothing); give it a file name",
+            path.display()
         )));
     }
     if a.force {
@@ -283,9 +293,13 @@ fn refuse_event_file(output: &Path) -> Result<(), CliError> {
     // Regular files of an event file's size only: a device (`-o
     // /dev/stdout` on a terminal) must not be read.
     let small_file = fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() < 1 << 20);
+    // Any version's event file, or one whose `format` was lost: a JSON
+    // object that names a secret or an event format.
     let is_event = small_file
         && fs::read_to_string(file).is_ok_and(|text| {
-            text.trim_start().starts_with('{') && text.contains(event::FILE_FORMAT)
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            text.trim_start().starts_with('{')
+                && (text.contains("\"secret\"") || text.contains(event::FORMAT_FAMILY))
         });
     if is_event {
         let name = if output.as_os_str() == "-" {
@@ -456,6 +470,14 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
                                 "{e} ({white} is White's side of it alone: the start is \
                                  {derived}, White {white} and Black {}; give the whole number)",
                                 derived / count
+                            ))
+                        }
+                        // An event with a public part checked without it
+                        // gives other starts: the likeliest slip.
+                        (_, EventError::WrongStart { .. }) if public.is_none() => {
+                            CliError::Mismatch(format!(
+                                "{e} (if the event had a public part, drawn after its \
+                                 commitment, add --public 'TEXT' as it was published)"
                             ))
                         }
                         _ => e.into(),
