@@ -317,6 +317,21 @@ fn bodlaender_die_is_uniform_with_exactly_6_7_rolls() {
         replay_done(Method::BodlaenderDie, "2 3 3 4 2").to_string(),
         "RNBQKBNR"
     );
+    // The faces typed as one word, as a card may show them; a word that
+    // holds a face no die has stays one word and is refused.
+    assert_eq!(
+        replay_done(Method::BodlaenderDie, "23323").to_string(),
+        "RNBQKBNR"
+    );
+    assert_eq!(
+        replay_done(Method::BodlaenderDie, "23 3 23").to_string(),
+        "RNBQKBNR"
+    );
+    assert!(Method::BodlaenderDie.replay(&toks("23723")).is_err());
+    assert_eq!(
+        replay_done(Method::RovidaDie, "253531").to_string(),
+        replay_done(Method::RovidaDie, "2 5 3 5 3 1").to_string()
+    );
     // Re-rolls are reported as such.
     let r = Method::BodlaenderDie.replay(&toks("5 6 1")).unwrap();
     assert_eq!(r.events[0].kind, EventKind::Reroll);

@@ -48,7 +48,7 @@ Example: 2 3 3 2 3 gives RNBQKBNR (518).
 
 /// How to type this procedure's outcomes to `roll` (not on the printed card).
 pub const TYPING: &str = "\
-Type the faces in the order rolled, re-rolls included, e.g. 2 3 3 2 3.
+Type the faces in the order rolled, re-rolls included, e.g. 2 3 3 2 3 (or 23323).
 ";
 
 /// Read a die face 1..=`sides`.
@@ -59,6 +59,20 @@ pub fn parse_face(token: &str, sides: u32) -> Result<Outcome, String> {
     match token.trim().parse::<u32>() {
         Ok(n) if (1..=sides).contains(&n) => Ok(Outcome::Number(n)),
         _ => Err(format!("expected a die face 1..{sides}")),
+    }
+}
+
+/// A word of faces typed without spaces (`23323`), face by face: for a die
+/// whose faces are single digits, a word of several of them names no one
+/// face, so it can only be the rolls in order. Any other word stays one
+/// (and is named as it was typed when it does not read).
+pub fn split_faces(token: &str, sides: u32) -> Vec<String> {
+    let t = token.trim();
+    let face = |c: char| c.to_digit(10).is_some_and(|d| (1..=sides).contains(&d));
+    if sides <= 9 && t.len() > 1 && t.chars().all(face) {
+        t.chars().map(String::from).collect()
+    } else {
+        vec![t.to_string()]
     }
 }
 
@@ -130,6 +144,10 @@ impl Procedure for BodlaenderDie {
         } else {
             all_faces(6)
         }
+    }
+
+    fn split(&self, token: &str) -> Vec<String> {
+        split_faces(token, 6)
     }
 
     fn parse(&self, _s: &State, token: &str) -> Result<Outcome, String> {

@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 
 use shakmaty::Role;
 
-use super::bodlaender::{all_faces, parse_face};
+use super::bodlaender::{all_faces, parse_face, split_faces};
 use super::framework::{square_name, Effect, Outcome, Procedure, Request, Status};
 use super::rank::{is_dark, Partial};
 use crate::numbering::{all_back_ranks, BackRank};
@@ -186,7 +186,7 @@ positions (1/216) are 27 times likelier than the rarest (1/5832).
 
 /// How to type this procedure's outcomes to `roll` (not on the printed card).
 pub const TYPING: &str = "\
-Type the faces in the order rolled, e.g. 2 5 3 5 3 1 (gives NRKBQNBR).
+Type the faces in the order rolled, e.g. 2 5 3 5 3 1 or 253531 (gives NRKBQNBR).
 ";
 
 impl RovidaDie {
@@ -295,6 +295,10 @@ impl Procedure for RovidaDie {
         } else {
             all_faces(6)
         }
+    }
+
+    fn split(&self, token: &str) -> Vec<String> {
+        split_faces(token, 6)
     }
 
     fn parse(&self, _s: &State, token: &str) -> Result<Outcome, String> {
