@@ -60,6 +60,17 @@ pub enum StartError {
     /// A FEN with a number of fields other than 4 or 6.
     #[error("a start-position FEN has 4 or 6 fields, found {0}")]
     FieldCount(usize),
+    /// Several numbers where one start was asked for (`518 519`).
+    #[error("'{0}' is several numbers: give one start at a time")]
+    SeveralNumbers(String),
+    /// A back rank typed with spaces in it (`RNBQK BNR`).
+    #[error("'{typed}' has spaces in it: a back rank is 8 letters in one word, '{joined}'")]
+    SpacedRank {
+        /// The text as typed.
+        typed: String,
+        /// Its letters in one word.
+        joined: String,
+    },
     /// Two back ranks (`RNBQKBNR bbqnnrkr`, or `RNBQKBNR/bbqnnrkr`) where
     /// one Chess960 start was asked for.
     #[error("'{0}' is two different back ranks, a Double Fischer Random start: add --dfrc")]
@@ -508,6 +519,13 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
         }
         ([word], _) if word.contains('/') => Err(StartError::FieldCount(1)),
         ([word], _) => ranks(word, word),
+        _ if fields.iter().all(|f| f.bytes().all(|b| b.is_ascii_digit())) => {
+            Err(StartError::SeveralNumbers(fields.join(" ")))
+        }
+        _ if is_rank_text(&fields.concat()) => Err(StartError::SpacedRank {
+            typed: fields.join(" "),
+            joined: fields.concat(),
+        }),
         ([w, b], Family::Dfrc) if !w.contains('/') && !b.contains('/') => ranks(w, b),
         // White's rank and Black's mirror of it: that Chess960 start, typed
         // in full (Black's in either case, as --dfrc reads it: the same
@@ -849,7 +867,21 @@ mod tests {
         // The same rank twice, Black's in upper case: that start.
         assert_eq!(parse("RNBQKBNR RNBQKBNR"), Ok(518));
         assert_eq!(parse("RNBQKBNR/RNBQKBNR"), Ok(518));
-        assert_eq!(parse("RNBQ KBNR"), Err(StartError::FieldCount(2)));
+        assert_eq!(
+            parse("RNBQ KBNR"),
+            Err(StartError::SpacedRank {
+                typed: "RNBQ KBNR".into(),
+                joined: "RNBQKBNR".into()
+            })
+        );
+        assert_eq!(
+            parse("518  519"),
+            Err(StartError::SeveralNumbers("518 519".into()))
+        );
+        assert_eq!(
+            parse_dfrc("1 2 3 4"),
+            Err(StartError::SeveralNumbers("1 2 3 4".into()))
+        );
         assert_eq!(parse("RNBQKBNR 12345678"), Err(StartError::FieldCount(2)));
         // A rank and its mirror are the one Chess960 start.
         assert_eq!(parse("RNBQKBNR rnbqkbnr"), Ok(518));
