@@ -64,7 +64,7 @@ pub const MAX_NAME_CHARS: usize = 70;
 /// The longest public part `event public` records: a pack's sheet prints
 /// it twice at its foot (beside the commitment and in the command that
 /// checks the round), and 200 characters leave both on an A4 or Letter
-/// sheet below the diagram (600 dice, about 1,200, pushed the command off
+/// sheet below the diagram (900 dice, about 1,800, pushed the command off
 /// the page). Twenty dice, a lottery draw or a block hash need far less.
 pub const MAX_PUBLIC_CHARS: usize = 200;
 
@@ -565,6 +565,13 @@ impl Event {
     /// event made without a public part, or one already given another.
     pub fn record_public(&mut self, text: &str) -> Result<(), EventError> {
         check_public(text)?;
+        if text.contains("  ") {
+            return Err(EventError::BadPublic(
+                "has two spaces in a row: a printed page shows them as one, and the exact \
+                 bytes are hashed (separate its parts by one space)"
+                    .into(),
+            ));
+        }
         let chars = text.chars().count();
         if chars > MAX_PUBLIC_CHARS {
             return Err(EventError::BadPublic(format!(

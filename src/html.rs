@@ -70,7 +70,7 @@ h2 { font-size: 11pt; margin: 2mm 0 1mm; }
 .castle b { font-size: 9.5pt; }
 .legend { font-size: 8.5pt; margin: 0 0 1mm; }
 .commit { margin-top: auto; border-top: 0.3mm solid black; padding-top: 1mm; font-size: 7.5pt;
-  overflow-wrap: anywhere; }
+  overflow-wrap: anywhere; white-space: pre-wrap; }
 .commit .nb { white-space: nowrap; }
 "#;
 
@@ -281,8 +281,9 @@ fn start_body(start: Numbered) -> Result<String, StartError> {
     Ok(s)
 }
 
-/// The longest word of a command kept from breaking across lines: a
-/// longer one (a public part with no space) may break where it must.
+/// The longest word (in characters) of a command kept from breaking
+/// across lines: a longer one (a public part with no space) may break
+/// where it must.
 const UNBROKEN_MAX: usize = 40;
 
 /// `text`, escaped, in a span that is never broken across lines: a
@@ -315,7 +316,9 @@ pub fn event_pack(
                 shlex::try_quote(p)
                     .map_or_else(|_| p.clone(), |q| q.into_owned())
                     .split(' ')
-                    .map(|word| if word.len() > UNBROKEN_MAX {
+                    .map(|word| if word.is_empty() {
+                        String::new()
+                    } else if word.chars().count() > UNBROKEN_MAX {
                         escape(word)
                     } else {
                         unbroken(word)
@@ -335,9 +338,9 @@ pub fn event_pack(
         event.name.clone()
     };
     let dfrc = if event.kind == crate::event::Kind::Dfrc {
-        " --dfrc"
+        format!(" {}", unbroken("--dfrc"))
     } else {
-        ""
+        String::new()
     };
     let mut body = String::new();
     for &(round, start) in starts {

@@ -264,7 +264,14 @@ pub fn inner_rook_readings(text: &str) -> Vec<(String, String)> {
         others: Vec<(Square, char)>,
     }
     let mut choices: Vec<Choice> = Vec::new();
+    // A letter written twice (`KK`, which shakmaty reads as one) is one
+    // choice: the combinations grow as a power of the letters.
+    let mut seen = Vec::new();
     for (i, c) in field.char_indices() {
+        if seen.contains(&c) {
+            continue;
+        }
+        seen.push(c);
         let color = Color::from_white(c.is_ascii_uppercase());
         let rank = color.backrank();
         let Some(king) = (board.kings() & board.by_color(color) & rank).first() else {
@@ -983,6 +990,11 @@ mod tests {
             both[2].1.contains("'Q'") && both[2].1.contains("'q'"),
             "{both:?}"
         );
+        // A letter written many times is one choice (the combinations of
+        // twelve `K`s with three other rooks each were 4^12).
+        let many =
+            inner_rook_readings("4k3/pppppppp/8/8/8/8/PPPPPPPP/RRRKRRRR w KKKKKKKKKKKK - 0 1");
+        assert_eq!(many.len(), 3, "{many:?}");
         assert!(inner_rook_readings("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").is_empty());
         assert!(inner_rook_readings("rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1").is_empty());
     }

@@ -995,6 +995,8 @@ fn a_public_part_is_awaited_recorded_once_and_checked() {
     let long = vec!["6"; 101].join(" ");
     let e = fails_with(&["event", "public", f, &long], 2);
     assert!(e.contains("201 characters: at most 200"), "{e}");
+    let e = fails_with(&["event", "public", f, "4  2"], 2);
+    assert!(e.contains("two spaces in a row"), "{e}");
     stdout(&["event", "public", f, PUBLIC]);
     let e = fails_with(&["event", "public", f, "1 1 1"], 1);
     assert!(
