@@ -344,7 +344,7 @@ pub const TABLE: &[Spec] = &[
         id: Id::DebugLogFile,
         name: "Debug Log File",
         kind: Kind::Text,
-        what: "file that receives every line in and out, timestamped (empty: off)",
+        what: "file that receives every line in and out, timestamped (`<` in, `>` out, `#` the end of input; empty: off)",
     },
 ];
 
