@@ -51,6 +51,19 @@ fn logged_faulty(name: &str, mode: &str) -> (Engine, std::path::PathBuf) {
     (e, log)
 }
 
+/// `quit`, then the lines the front-end's `--log` at `log` shows sent to
+/// the engine that contain `part` (the log is removed).
+fn sent_to_engine(e: &mut Engine, log: &std::path::Path, part: &str) -> Vec<String> {
+    e.send("quit");
+    let _ = e.wait_exit(REPLY);
+    let text = std::fs::read_to_string(log).expect("log written");
+    let _ = std::fs::remove_file(log);
+    text.lines()
+        .filter(|l| l.split(' ').nth(1) == Some(">engine") && l.contains(part))
+        .map(str::to_owned)
+        .collect()
+}
+
 fn python_chess() -> bool {
     tool_present(
         python_imports("chess.engine"),
@@ -269,15 +282,8 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
             "info string error: the engine has no 'go perft': it searched instead of counting ('bestmove",
         )
     });
-    e.send("quit");
-    let _ = e.wait_exit(REPLY);
-    let text = std::fs::read_to_string(&log).expect("log written");
-    let _ = std::fs::remove_file(&log);
-    let sent: Vec<&str> = text
-        .lines()
-        .filter(|l| l.split(' ').nth(1) == Some(">engine") && l.contains(" go "))
-        .collect();
-    assert!(!sent.is_empty(), "{text}");
+    let sent = sent_to_engine(&mut e, &log, " go ");
+    assert!(!sent.is_empty(), "{sent:?}");
     assert!(sent.iter().all(|l| !l.contains("searchmoves")), "{sent:?}");
     assert!(
         sent.iter().any(|l| l.ends_with(" go movetime 200")),
@@ -334,14 +340,7 @@ fn ambiguous_king_destinations_reach_the_engine_king_takes_rook() {
     e.send("go depth 1 searchmoves b1a1");
     let (lines, best, _) = e.bestmove(REPLY);
     assert_ne!(best, "0000", "{lines:?}");
-    e.send("quit");
-    let _ = e.wait_exit(REPLY);
-    let text = std::fs::read_to_string(&log).expect("log written");
-    let _ = std::fs::remove_file(&log);
-    let sent: Vec<&str> = text
-        .lines()
-        .filter(|l| l.split(' ').nth(1) == Some(">engine"))
-        .collect();
+    let sent = sent_to_engine(&mut e, &log, "");
     for engine in ["b1a1 b8a8", "b1c1 b8c8", "b1g1 b8g8"] {
         let line = format!(" position fen {fen} moves {engine}");
         assert!(sent.iter().any(|l| l.ends_with(&line)), "{line}: {sent:?}");
@@ -378,14 +377,7 @@ fn an_option_value_the_engine_cannot_take_is_named_not_sent() {
             "info string error: option Hash: 4096 out of range 1..1024; not sent to the engine"
         ],
     );
-    e.send("quit");
-    let _ = e.wait_exit(REPLY);
-    let text = std::fs::read_to_string(&log).expect("log written");
-    let _ = std::fs::remove_file(&log);
-    let sent: Vec<&str> = text
-        .lines()
-        .filter(|l| l.split(' ').nth(1) == Some(">engine") && l.contains("setoption"))
-        .collect();
+    let sent = sent_to_engine(&mut e, &log, "setoption");
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert!(
         sent[0].ends_with("setoption name hash value 64"),
