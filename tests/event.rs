@@ -330,10 +330,28 @@ fn the_event_file_and_its_secret_are_kept_safe() {
     {
         use std::os::unix::fs::PermissionsExt;
         let open = std::fs::Permissions::from_mode(0o644);
-        std::fs::set_permissions(&forced, open).expect("chmod");
+        std::fs::set_permissions(&forced, open.clone()).expect("chmod");
         let fo = forced.to_str().expect("path");
         stdout(&["event", "new", "--rounds", "3", "--force", "-o", fo]);
-        for made in [&forced, &page] {
+        // Through a shell redirect (`> redirected.html`): the shell makes
+        // the file readable by all; the pack makes it its owner's before
+        // writing, as `-o` does.
+        let redirected = dir.join("redirected.html");
+        let shell_made = std::fs::File::create(&redirected).expect("create");
+        std::fs::set_permissions(&redirected, open).expect("chmod");
+        let run = std::process::Command::new(support::binary())
+            .args(["event", "pack", f])
+            .stdout(shell_made)
+            .output()
+            .expect("run chess960");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let written = std::fs::read_to_string(&redirected).expect("read");
+        assert!(written.trim_end().ends_with("</html>"), "{written}");
+        for made in [&forced, &page, &redirected] {
             let mode = std::fs::metadata(made).expect("made").permissions().mode();
             assert_eq!(mode & 0o077, 0, "{}: {mode:o}", made.display());
         }

@@ -665,6 +665,9 @@ fn write_file(path: &Path, text: &str) -> Result<bool, CliError> {
 /// ([`output_file`]).
 fn write_file_as(path: &Path, text: &str, access: output_file::Access) -> Result<bool, CliError> {
     if is_stdout(path) {
+        if access == output_file::Access::Private {
+            output_file::restrict_standard_output();
+        }
         let mut out = io::stdout().lock();
         out.write_all(text.as_bytes())?;
         out.flush()?;

@@ -321,6 +321,31 @@ pub fn is_standard_output(path: &Path) -> bool {
     }
 }
 
+/// Make the file standard output was redirected to (`> pack.html`)
+/// readable by its owner alone, as [`Access::Private`] makes a file named
+/// with `-o`: the shell made it as the user's files are made, readable by
+/// all. Before the first byte is written. A terminal, a pipe or a device
+/// is left as it is, and so is a file the user does not own (the system
+/// refuses; what is written is then the user's choice of file).
+pub fn restrict_standard_output() {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
+            return;
+        };
+        let file = File::from(fd);
+        let Ok(meta) = file.metadata() else {
+            return;
+        };
+        let mode = meta.permissions().mode();
+        if meta.is_file() && mode & 0o077 != 0 {
+            let _ = file.set_permissions(Permissions::from_mode(mode & !0o077));
+        }
+    }
+}
+
 /// A new file beside `target` for what is being written, under a name no
 /// other run takes (the process id and a count, tried again while taken),
 /// recorded as unfinished, or `None` when none can be made.
