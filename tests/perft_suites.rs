@@ -537,6 +537,63 @@ fn cli_output_to_a_closed_pipe_or_a_full_device() {
     let _ = std::fs::remove_file(&part);
 }
 
+/// A count found to differ keeps its status 1 when the reader then stops
+/// reading (`| head`): a pipeline's status never says a failed check
+/// passed. The first position is right, the second wrong (20 is the
+/// start's count at depth 1); the reader closes the pipe once it has read
+/// the line of the wrong count, and the positions after it (more than a
+/// pipe's buffer holds) are written to the closed pipe. A JSON report, written at the end, meets a pipe closed
+/// from the start.
+#[test]
+fn a_mismatch_keeps_its_status_on_a_closed_pipe() {
+    use std::io::BufRead;
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let mut text = format!("id ok\nepd {start}\nperft 1 20\n\nid bad\nepd {start}\nperft 1 21\n");
+    for n in 0..3000 {
+        text.push_str(&format!("\nid more{n}\nepd {start}\nperft 1 20\n"));
+    }
+    let suite = temp_file("mismatch-then-closed.perft", &text);
+    let path = suite.display().to_string();
+    for args in [
+        &["perft", "1", "--epd", &path][..],
+        &["perft", "1", "--epd", &path, "--divide"],
+    ] {
+        let mut child = bin()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run chess960");
+        let stdout = child.stdout.take().expect("stdout");
+        let read = std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .find(|l| l.contains("MISMATCH"));
+        assert!(read.is_some(), "{args:?}: no MISMATCH line");
+        let out = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("MISMATCH: bad depth 1 nodes 20 expected 21"),
+            "{args:?}: {err}"
+        );
+    }
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = bin()
+        .args(["perft", "1", "--epd", &path, "--json"])
+        .stdout(writer)
+        .output()
+        .expect("run chess960");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "--json: {err}");
+    assert!(
+        err.contains("MISMATCH: bad depth 1 nodes 20 expected 21"),
+        "--json: {err}"
+    );
+    let _ = std::fs::remove_file(&suite);
+}
+
 /// `--divide` over a suite: per position a header, the root moves and the
 /// usual result line; the summary last. README's example runs as written.
 #[test]

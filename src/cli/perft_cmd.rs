@@ -60,6 +60,20 @@ pub(super) enum Source {
 /// Bad depth, number, FEN, option combination or suite file, and failures to
 /// write to stdout, as one-line messages (exit status 2).
 pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
+    match run(a) {
+        // A reader that stops reading (`| head -1`) ends the run quietly,
+        // but a difference already found keeps its status: a pipeline's
+        // status must not say a failed check passed.
+        Err(CliError::Closed) if DIFFERENCE_FOUND.load(Ordering::SeqCst) => Ok(ExitCode::from(1)),
+        other => other,
+    }
+}
+
+/// Set once a count that differs from its reference is named on stderr
+/// ([`say_mismatch`]), or an engine is found to differ (`--engine`).
+static DIFFERENCE_FOUND: AtomicBool = AtomicBool::new(false);
+
+fn run(a: &PerftArgs) -> Result<ExitCode, CliError> {
     let (depth, fen) = depth_and_fen(a)?;
     if depth == 0 || depth > MAX_DEPTH {
         return Err(CliError::Usage(format!(
@@ -333,6 +347,7 @@ fn note_unchecked(unchecked: usize, cap: Option<u64>) {
 /// The stderr line naming a count that differs from its reference, the
 /// same from a suite run, a part and a merge (a log is read for it).
 pub(super) fn say_mismatch(id: &str, depth: u32, nodes: u64, expected: Option<u64>) {
+    DIFFERENCE_FOUND.store(true, Ordering::SeqCst);
     let expected = expected.map_or("-".to_owned(), |e| e.to_string());
     eprintln!("MISMATCH: {id} depth {depth} nodes {nodes} expected {expected}");
 }
@@ -482,6 +497,9 @@ fn check_engine(
         }
     }
     bar.finish_and_clear();
+    if first.is_some() {
+        DIFFERENCE_FOUND.store(true, Ordering::SeqCst);
+    }
     let name = client.name.clone().unwrap_or_else(|| command.to_owned());
     let mut out = io::stdout().lock();
     if a.json {
