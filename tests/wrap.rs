@@ -274,6 +274,12 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
         ),
         "{lines:?}"
     );
+    // A clock or movetime of 0 (moving at once) goes as 1 ms: Stockfish
+    // 15.1 takes 0 for no limit and searches without end.
+    e.send("go movetime 0");
+    e.bestmove(REPLY);
+    e.send("go wtime 0 btime 2000");
+    e.bestmove(REPLY);
     // An engine that searches on `go perft` (the test engine answers every
     // go with a move): the GUI is told, not left waiting for a count.
     e.send("go perft 2");
@@ -289,8 +295,15 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
         sent.iter().any(|l| l.ends_with(" go movetime 200")),
         "{sent:?}"
     );
+    assert_eq!(
+        sent.iter()
+            .filter(|l| l.ends_with(" go wtime 1 btime 2000"))
+            .count(),
+        2,
+        "{sent:?}"
+    );
     assert!(
-        sent.iter().any(|l| l.ends_with(" go wtime 1 btime 2000")),
+        sent.iter().any(|l| l.ends_with(" go movetime 1")),
         "{sent:?}"
     );
 }
@@ -355,7 +368,9 @@ fn ambiguous_king_destinations_reach_the_engine_king_takes_rook() {
 /// A `setoption` value the engine declared it cannot take (not a number
 /// for a spin, beyond its range) is named to the GUI and not sent: an
 /// engine that exits on it (Stockfish 15.1 on `Hash value lots`) would
-/// have it replayed at every restart. Values it can take pass.
+/// have it replayed at every restart. Values it can take pass, written
+/// as the engine reads them: Stockfish 15.1 ignores `TRUE` for a check
+/// without a word.
 #[test]
 fn an_option_value_the_engine_cannot_take_is_named_not_sent() {
     if !python_chess() {
@@ -365,6 +380,7 @@ fn an_option_value_the_engine_cannot_take_is_named_not_sent() {
     e.send("setoption name Hash value lots");
     e.send("setoption name Hash value 4096");
     e.send("setoption name hash value 64");
+    e.send("setoption name Ponder value TRUE");
     e.send("isready");
     let before = e.expect("readyok", REPLY).into_iter();
     let errors: Vec<String> = before
@@ -378,9 +394,13 @@ fn an_option_value_the_engine_cannot_take_is_named_not_sent() {
         ],
     );
     let sent = sent_to_engine(&mut e, &log, "setoption");
-    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent.len(), 2, "{sent:?}");
     assert!(
         sent[0].ends_with("setoption name hash value 64"),
+        "{sent:?}"
+    );
+    assert!(
+        sent[1].ends_with("setoption name Ponder value true"),
         "{sent:?}"
     );
 }
@@ -818,6 +838,37 @@ fn a_readyok_asked_first_comes_before_the_bestmove() {
     if !before.iter().any(|l| l == "readyok") {
         e.fail(&format!("the bestmove came before the readyok: {before:?}"));
     }
+}
+
+/// A `go` after a `position` that cannot be read is answered
+/// `bestmove 0000`, but after the searches asked before it: the GUI reads
+/// its answers in the order it asked. A `bestmove 0000` given at once was
+/// read as the answer to the stopped search, and the engine's move for
+/// that search as the answer to the new `go`.
+#[test]
+fn a_go_with_no_position_is_answered_after_the_searches_before_it() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = faulty_after_uci(&["ok"]);
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("stop");
+    e.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    e.send("go depth 1");
+    e.send("isready");
+    let (mut before, first, _) = e.bestmove(Duration::from_secs(30));
+    if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &first, false) {
+        e.fail(&format!("the stopped search was answered '{first}': {why}"));
+    }
+    let (after, second, _) = e.bestmove(Duration::from_secs(30));
+    before.extend(after);
+    if second != "0000" || !before.iter().any(|l| l.contains("no position to search")) {
+        e.fail(&format!(
+            "the go with no position was answered '{second}': {before:?}"
+        ));
+    }
+    e.expect("readyok", REPLY);
 }
 
 /// An engine's `info` outside any search: its moves belong to no position

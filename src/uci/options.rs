@@ -171,9 +171,15 @@ fn read_value(name: &str, kind: Kind, value: Option<&str>) -> Result<Value, Stri
 /// options. `chess960 wrap` names a value the engine cannot read rather
 /// than passing it on: Stockfish 15.1 exits on `setoption name Hash value
 /// lots`, and the value, replayed at every restart, lost the engine for the
-/// whole session. `Ok` where there is nothing to check against: an option
-/// not declared (an engine may take hidden ones), a string, a button, a
-/// declaration that is not read.
+/// whole session.
+///
+/// `Ok(Some(value))`: the value as the engine reads it, to be sent in place
+/// of the one written: `true` or `false` for a `check` (this engine reads
+/// `TRUE` too, Stockfish 15.1 ignores it without a word), a `combo`'s `var`
+/// as declared, a `spin`'s number as read (`+64` as `64`). `Ok(None)` where
+/// there is nothing to check against: an option not declared (an engine
+/// may take hidden ones), a string, a button, a declaration that is not
+/// read.
 ///
 /// # Errors
 /// The message naming the option and the value.
@@ -181,7 +187,7 @@ pub fn check_declared(
     declarations: &[String],
     name: &str,
     value: Option<&str>,
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     let name = name.trim();
     for line in declarations {
         let owned = line.clone();
@@ -200,26 +206,34 @@ pub fn check_declared(
                     min: min.unwrap_or(i64::MIN),
                     max: max.unwrap_or(i64::MAX),
                 };
-                read_value(name, kind, value).map(drop)
+                match read_value(name, kind, value)? {
+                    Value::Int(n) => Ok(Some(n.to_string())),
+                    _ => Ok(None),
+                }
             }
             UciOptionConfig::Check { .. } => {
-                read_value(name, Kind::Check { default: false }, value).map(drop)
+                match read_value(name, Kind::Check { default: false }, value)? {
+                    Value::Bool(b) => Ok(Some(b.to_string())),
+                    _ => Ok(None),
+                }
             }
             UciOptionConfig::Combo { var, .. } => {
                 let v = value.map_or("", str::trim);
-                if var.is_empty() || var.iter().any(|o| o.eq_ignore_ascii_case(v)) {
-                    Ok(())
-                } else {
-                    Err(format!(
+                if var.is_empty() {
+                    return Ok(None);
+                }
+                match var.iter().find(|o| o.eq_ignore_ascii_case(v)) {
+                    Some(declared) => Ok(Some(declared.clone())),
+                    None => Err(format!(
                         "option {name}: '{v}' is not one of {}",
                         var.join(", ")
-                    ))
+                    )),
                 }
             }
-            _ => Ok(()),
+            _ => Ok(None),
         };
     }
-    Ok(())
+    Ok(None)
 }
 
 /// A value that passed [`Spec::read`].
@@ -543,7 +557,8 @@ mod tests {
         .map(String::from)
         .into();
         let check = |name: &str, value: Option<&str>| check_declared(&declared, name, value);
-        assert_eq!(check("Hash", Some("64")), Ok(()));
+        assert_eq!(check("Hash", Some("64")), Ok(Some("64".to_owned())));
+        assert_eq!(check("Hash", Some(" +64 ")), Ok(Some("64".to_owned())));
         assert_eq!(
             check("hash", Some("lots")),
             Err("option hash: 'lots' is not an integer".to_owned())
@@ -552,22 +567,26 @@ mod tests {
             check("Hash", Some("0")),
             Err("option Hash: 0 out of range 1..33554432".to_owned())
         );
-        assert_eq!(check("ContemptDrawPenalty", Some("-300")), Ok(()));
+        assert_eq!(
+            check("ContemptDrawPenalty", Some("-300")),
+            Ok(Some("-300".to_owned()))
+        );
         assert_eq!(
             check("Ponder", Some("yes")),
             Err("option Ponder: 'yes' is not true or false".to_owned())
         );
-        assert_eq!(check("Ponder", Some("true")), Ok(()));
-        assert_eq!(check("style", Some("risky")), Ok(()));
+        assert_eq!(check("Ponder", Some("true")), Ok(Some("true".to_owned())));
+        assert_eq!(check("ponder", Some("TRUE")), Ok(Some("true".to_owned())));
+        assert_eq!(check("style", Some("risky")), Ok(Some("Risky".to_owned())));
         assert_eq!(
             check("Style", Some("Wild")),
             Err("option Style: 'Wild' is not one of Solid, Normal, Risky".to_owned())
         );
         // Nothing to check against: a string, a button, an option not
         // declared (an engine may take hidden ones).
-        assert_eq!(check("Debug Log File", Some("/tmp/x y")), Ok(()));
-        assert_eq!(check("Clear Hash", None), Ok(()));
-        assert_eq!(check("Secret", Some("lots")), Ok(()));
+        assert_eq!(check("Debug Log File", Some("/tmp/x y")), Ok(None));
+        assert_eq!(check("Clear Hash", None), Ok(None));
+        assert_eq!(check("Secret", Some("lots")), Ok(None));
     }
 
     #[test]

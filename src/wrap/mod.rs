@@ -271,6 +271,11 @@ struct Front {
     /// Each `isready` the engine has not answered yet, oldest first: its
     /// `readyok`s come in that order.
     readies: VecDeque<Ready>,
+    /// The `bestmove 0000`s owed to `go`s that came with no position, oldest
+    /// first, each with the number of answers still to be given before it
+    /// (to the `go`s before it): a GUI reads its answers in the order it
+    /// asked, so one given at once would be taken for a running search's.
+    null_answers: VecDeque<usize>,
     /// The engine's `option` lines at its first start: what a `setoption`
     /// value is checked against, also while a restarted engine is still
     /// declaring its own (the same program).
@@ -330,6 +335,7 @@ pub fn run(cfg: Config) -> Result<(), WrapError> {
         searches: VecDeque::new(),
         early_answer: None,
         readies: VecDeque::new(),
+        null_answers: VecDeque::new(),
         gui_lines: 0,
         declared,
         perft_asked: false,
@@ -505,6 +511,25 @@ impl Front {
             // nothing is restarted in the end.
             self.late_deadline
                 .get_or_insert(Instant::now() + LATE_ANSWER_GRACE);
+        }
+    }
+
+    /// Give the GUI the `bestmove` of its oldest `go` not answered yet,
+    /// then the `bestmove 0000`s of the `go`s with no position that were
+    /// waiting for it ([`Front::null_answers`]).
+    fn answer_gui(&mut self, line: &str) {
+        self.send_gui(line);
+        let mut given = 1;
+        while given > 0 {
+            for ahead in &mut self.null_answers {
+                *ahead = ahead.saturating_sub(given);
+            }
+            given = 0;
+            while self.null_answers.front() == Some(&0) {
+                self.null_answers.pop_front();
+                self.send_gui(&output::bestmove(None, None));
+                given += 1;
+            }
         }
     }
 
@@ -811,16 +836,20 @@ impl Front {
         let Some(which) = own else {
             let name = name.trim();
             // A value the engine declared it cannot take is named, not
-            // sent: it would be replayed at every restart.
-            if let Err(e) = crate::uci::options::check_declared(&self.declared, name, value) {
-                self.send_gui(&format!("info string error: {e}; not sent to the engine"));
-                return;
-            }
+            // sent: it would be replayed at every restart. One it can is
+            // sent as it reads it (`TRUE` as `true`).
+            let line = match crate::uci::options::check_declared(&self.declared, name, value) {
+                Err(e) => {
+                    self.send_gui(&format!("info string error: {e}; not sent to the engine"));
+                    return;
+                }
+                Ok(Some(v)) => format!("setoption name {name} value {v}"),
+                Ok(None) => line.trim().to_owned(),
+            };
             self.set_options
                 .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-            self.set_options
-                .push((name.to_owned(), line.trim().to_owned()));
-            self.send_engine(line.trim());
+            self.set_options.push((name.to_owned(), line.clone()));
+            self.send_engine(&line);
             return;
         };
         let on = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
@@ -912,7 +941,21 @@ impl Front {
                 "info string error: no position to search: {reason}"
             ));
             if g.perft.is_none() {
-                self.send_gui(&output::bestmove(None, None));
+                // A `go` ends the searches before it, as any `go` does,
+                // and is answered after them.
+                if !self.searches.is_empty() {
+                    if self.engine_has_work() {
+                        self.send_stop();
+                    }
+                    self.hurry();
+                    self.end_open_searches();
+                }
+                let ahead = self.searches.len() + self.null_answers.len();
+                if ahead == 0 {
+                    self.send_gui(&output::bestmove(None, None));
+                } else {
+                    self.null_answers.push_back(ahead);
+                }
             }
             return;
         };
@@ -1093,10 +1136,10 @@ impl Front {
                 };
                 let best = uci_move(best, search.style);
                 let ponder = ponder.map(|p| uci_move(p, search.style));
-                self.send_gui(&output::bestmove(Some(&best), ponder.as_deref()));
+                self.answer_gui(&output::bestmove(Some(&best), ponder.as_deref()));
             }
             Err(_) if pos.legal_moves().is_empty() => {
-                self.send_gui(&output::bestmove(None, None));
+                self.answer_gui(&output::bestmove(None, None));
             }
             Err(e) => {
                 self.replace(
@@ -1167,7 +1210,7 @@ impl Front {
             self.send_gui(&crate::uci::info_line(&r, search.style));
         }
         let best = best.map(|m| uci_move(m, search.style));
-        self.send_gui(&output::bestmove(best.as_deref(), None));
+        self.answer_gui(&output::bestmove(best.as_deref(), None));
     }
 
     /// Replace the engine by a fresh process with the options the GUI set.
@@ -1476,16 +1519,17 @@ fn engine_go_line(
     if g.ponder {
         words.push("ponder".to_owned());
     }
-    // A side to move's clock that could not be read, or was not sent
-    // while the other side's was, is 0 to this program's engine (moving at
-    // once); Stockfish 15.1 takes a clock of 0 for no clock and searched
-    // without end, so it goes as 1 ms.
-    let own_sent = if white { g.wtime } else { g.btime };
-    let (wtime, btime) = match (own_sent, reading.time) {
-        (None, Some(0)) if white => (Some(1), btime),
-        (None, Some(0)) => (wtime, Some(1)),
+    // A side to move's clock of 0 (sent so, or that could not be read, or
+    // not sent while the other side's was) is moving at once to this
+    // program's engine; Stockfish 15.1 takes a clock of 0 (and a
+    // `movetime 0`) for no limit and searched without end, so it goes as
+    // 1 ms.
+    let (wtime, btime) = match reading.time {
+        Some(0) if white => (Some(1), btime),
+        Some(0) => (wtime, Some(1)),
         _ => (wtime, btime),
     };
+    let movetime = g.movetime.map(|v| v.max(1));
     // Counts beyond a C `int` are written as its largest: Stockfish stops
     // reading a `go` at a number it cannot hold. Times first, so that a
     // count an engine cannot read loses no time limit after it.
@@ -1495,7 +1539,7 @@ fn engine_go_line(
         ("btime", btime.map(|v| v.to_string())),
         ("winc", g.winc.map(|v| v.to_string())),
         ("binc", g.binc.map(|v| v.to_string())),
-        ("movetime", g.movetime.map(|v| v.to_string())),
+        ("movetime", movetime.map(|v| v.to_string())),
         ("movestogo", g.movestogo.map(count)),
         ("depth", reading.depth.map(count)),
         ("nodes", g.nodes.map(|v| v.to_string())),

@@ -118,6 +118,7 @@ def main():
             print("id author the chess960 tests")
             print("option name UCI_Chess960 type check default false")
             print("option name Hash type spin default 16 min 1 max 1024")
+            print("option name Ponder type check default false")
             print("uciok", flush=True)
         elif cmd == "setoption" and mode == "crash" and words[1:3] == ["name", "Crash"]:
             sys.exit(4)
