@@ -771,6 +771,41 @@ fn a_late_engine_is_stopped_not_restarted() {
     assert!(!rest.iter().any(|l| l.starts_with("bestmove")), "{rest:?}");
 }
 
+/// While the front-end waits for a late engine's answer (what the GUI
+/// sends is kept for the engine until then), the GUI's `isready` is not
+/// kept: `readyok` comes at once, before the answer to a `go` sent after
+/// it. Kept, it waited for the engine's restart (2 s) and came after that
+/// answer.
+#[test]
+fn an_isready_is_answered_while_a_late_answer_is_awaited() {
+    if !python_chess() {
+        return;
+    }
+    // The third `go` is never answered: the front-end gives its own move.
+    let mut e = before_third_go("hang");
+    e.send("position startpos");
+    e.send("go movetime 50");
+    let (before, first, _) = e.bestmove(REPLY);
+    assert!(
+        before.iter().any(|l| l.contains("did not answer in time")),
+        "{before:?}"
+    );
+    e.send("isready");
+    e.send(&format!("position startpos moves {first}"));
+    e.send("go movetime 0");
+    let (before, _, _) = e.bestmove(REPLY);
+    let ready = before.iter().position(|l| l == "readyok");
+    let restarted = before.iter().position(|l| l.contains("restarted"));
+    if ready.is_none() || restarted.is_some_and(|r| Some(r) < ready) {
+        e.fail(&format!("no readyok before the next answer: {before:?}"));
+    }
+    // One readyok only: the engine's own, should it come later, is not a
+    // second one.
+    e.send("isready");
+    let rest = e.expect("readyok", REPLY);
+    assert!(!rest.iter().any(|l| l == "readyok"), "{rest:?}");
+}
+
 /// An engine that exits on an option the GUI set is not restarted without
 /// end: after three exits in a row the front-end says so, naming the
 /// options, answers the GUI's `isready` at once and every `go` itself.

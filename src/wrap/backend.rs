@@ -471,6 +471,20 @@ impl Backend {
         }
     }
 
+    /// Send `line` now, past a hold ([`Backend::hold`]), or keep it until
+    /// `uciok` during the handshake: for `isready`, which asks for no
+    /// search and is answered at once, also by an engine still searching.
+    pub fn send_past_hold(&mut self, line: &str, log: &Log) {
+        match self.waiting.as_mut() {
+            Some(kept) => kept.push(Kept {
+                line: line.to_owned(),
+                at: Instant::now(),
+                clock: None,
+            }),
+            None => self.write(line, log),
+        }
+    }
+
     fn write(&mut self, line: &str, log: &Log) {
         log.line(">engine", line);
         let _ = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());

@@ -184,6 +184,10 @@ struct Ready {
     asked: u64,
     /// When the engine is restarted for not answering it.
     deadline: Instant,
+    /// The GUI was given its `readyok` by the front-end, before a search
+    /// asked after it that the front-end answered itself: the engine's own
+    /// `readyok` for it, when it comes, is dropped.
+    answered: bool,
 }
 
 /// The audit log: one timestamped line per message, with its direction
@@ -490,6 +494,7 @@ impl Front {
                 break;
             };
             given += usize::from(search.given);
+            self.answer_readies_ahead(search.asked);
             self.replace(&search, why);
         }
         self.late_answers += given.saturating_sub(answered);
@@ -571,12 +576,15 @@ impl Front {
             Command::Uci => self.identify(),
             Command::SetOption { name, value } => self.set_option(line, &name, value.as_deref()),
             Command::IsReady => {
-                if self.backend.is_some() {
-                    self.send_engine("isready");
+                if let Some(b) = self.backend.as_mut() {
+                    // Not kept while a late answer is awaited: `isready` is
+                    // answered at once, also by an engine that searches.
+                    b.send_past_hold("isready", &self.log);
                     self.readies.push_back(Ready {
                         asker: Asker::Gui,
                         asked: self.gui_lines,
                         deadline: Instant::now() + READY_TIMEOUT,
+                        answered: false,
                     });
                 } else {
                     self.send_gui(&output::readyok());
@@ -637,12 +645,30 @@ impl Front {
         Duration::from_millis(self.cfg.margin_ms)
     }
 
-    /// How many `isready`s of the GUI's the engine has still to answer.
+    /// How many `isready`s of the GUI's are still to be answered.
     fn gui_readies(&self) -> usize {
         self.readies
             .iter()
-            .filter(|r| r.asker == Asker::Gui)
+            .filter(|r| r.asker == Asker::Gui && !r.answered)
             .count()
+    }
+
+    /// Answer the GUI's `isready`s that came before the `go` numbered
+    /// `asked`, before the front-end answers that `go` itself while the
+    /// engine runs on (late): a GUI reads its answers in the order it
+    /// asked. The engine's own `readyok`s for them are dropped when they
+    /// come ([`Ready::answered`]).
+    fn answer_readies_ahead(&mut self, asked: u64) {
+        let mut given = 0;
+        for r in &mut self.readies {
+            if r.asker == Asker::Gui && r.asked < asked && !r.answered {
+                r.answered = true;
+                given += 1;
+            }
+        }
+        for _ in 0..given {
+            self.send_gui(&output::readyok());
+        }
     }
 
     /// Answer the GUI's `isready`s that came before the `go` numbered
@@ -656,7 +682,7 @@ impl Front {
             .drain(..)
             .partition(|r| r.asker == Asker::Gui && r.asked < asked);
         self.readies = kept;
-        for _ in before {
+        for _ in before.iter().filter(|r| !r.answered) {
             self.send_gui(&output::readyok());
         }
     }
@@ -705,6 +731,7 @@ impl Front {
             asker: Asker::Fence { owed },
             asked: self.gui_lines,
             deadline: Instant::now() + READY_TIMEOUT,
+            answered: false,
         });
     }
 
@@ -1092,7 +1119,9 @@ impl Front {
                 return;
             }
             if let Some(Ready {
-                asker: Asker::Gui, ..
+                asker: Asker::Gui,
+                answered: false,
+                ..
             }) = self.readies.pop_front()
             {
                 self.send_gui(line);
@@ -1272,7 +1301,8 @@ impl Front {
                 // own were the old engine's concern.
                 // The GUI's wait is not extended (each keeps its deadline):
                 // an engine restarted again and again never answered it.
-                self.readies.retain(|r| r.asker == Asker::Gui);
+                self.readies
+                    .retain(|r| r.asker == Asker::Gui && !r.answered);
                 for _ in 0..self.readies.len() {
                     b.send("isready", &self.log);
                 }
