@@ -55,6 +55,7 @@ pub mod openings;
 pub mod perft;
 pub mod procedures;
 pub mod search;
+mod signals;
 pub mod startpos;
 pub mod strength;
 pub mod uci;

@@ -806,6 +806,51 @@ fn an_isready_is_answered_while_a_late_answer_is_awaited() {
     assert!(!rest.iter().any(|l| l == "readyok"), "{rest:?}");
 }
 
+/// The test engines alive whose command line holds `marker` as a word of
+/// its own (not the front-end's or the shell's, which hold it in their
+/// `sh -c` text).
+#[cfg(target_os = "linux")]
+fn engines_with(marker: &str) -> usize {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|d| std::fs::read(d.path().join("cmdline")).ok())
+        .filter(|c| c.split(|&b| b == 0).any(|word| word == marker.as_bytes()))
+        .count()
+}
+
+/// An engine started through a shell that is restarted leaves nothing
+/// behind: its process group is killed, not the shell alone. Before, the
+/// engine the shell had started (one that writes without end and reads
+/// nothing) ran on, writing, until the front-end ended.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_restarted_engine_leaves_no_process_behind() {
+    if !python_chess() {
+        return;
+    }
+    let marker = format!("group-marker-{}", std::process::id());
+    let script = format!("python3 {FAULTY} flood {marker}; :");
+    let mut e = Engine::start_with(
+        &["wrap", "--", "sh", "-c", &script],
+        None,
+        Duration::from_secs(60),
+    );
+    e.send("uci");
+    e.expect("uciok", REPLY);
+    e.send("position startpos");
+    e.send("go movetime 50");
+    e.bestmove(REPLY);
+    e.expect_by("the restart", REPLY, |l| l.contains("it is restarted"));
+    e.send("isready");
+    e.expect("readyok", REPLY);
+    let alive = engines_with(&marker);
+    if alive != 1 {
+        e.fail(&format!("{alive} engines alive after the restart, not 1"));
+    }
+}
+
 /// An engine that exits on an option the GUI set is not restarted without
 /// end: after three exits in a row the front-end says so, naming the
 /// options, answers the GUI's `isready` at once and every `go` itself.

@@ -160,48 +160,17 @@ impl Drop for Unfinished {
 /// file, and the UCI engine, keep the system's own handling.
 fn watch_interrupts() {
     static WATCHING: Once = Once::new();
-    #[cfg(unix)]
     WATCHING.call_once(|| {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        // A signal the program was started to ignore (`nohup`, `trap ''`)
-        // stays ignored: caught, it would end a run meant to outlive it.
-        let watched: Vec<libc::c_int> = [SIGINT, SIGTERM, SIGHUP]
-            .into_iter()
-            .filter(|&s| !ignored(s))
-            .collect();
-        if watched.is_empty() {
-            return;
-        }
-        let Ok(mut signals) = signal_hook::iterator::Signals::new(watched) else {
-            return;
-        };
-        std::thread::spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                // The lock is held to the end: no file is recorded or
-                // dropped from the list while they are removed.
-                let files = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
-                for file in files.iter() {
-                    let _ = fs::remove_file(file);
-                }
-                let _ = signal_hook::low_level::emulate_default_handler(signal);
-                std::process::exit(128 + signal);
+        crate::signals::on_ending(|| {
+            // The lock is held to the end: no file is recorded or dropped
+            // from the list while they are removed, nor after.
+            let files = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+            for file in files.iter() {
+                let _ = fs::remove_file(file);
             }
+            std::mem::forget(files);
         });
     });
-    #[cfg(not(unix))]
-    WATCHING.call_once(|| {});
-}
-
-/// Whether `signal` is ignored (its disposition `SIG_IGN`).
-#[cfg(unix)]
-fn ignored(signal: libc::c_int) -> bool {
-    // SAFETY: with a null new action, sigaction only reads the current
-    // disposition into `old`, a zeroed struct of our own.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
-            && old.sa_sigaction == libc::SIG_IGN
-    }
 }
 
 /// Where a path is written.

@@ -5,6 +5,7 @@
 
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -218,13 +219,19 @@ impl Backend {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| spawn_error("no program given".into()))?;
-        let mut child = Command::new(program)
+        let mut engine = Command::new(program);
+        engine
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| spawn_error(e.to_string()))?;
+            .stderr(Stdio::inherit());
+        // A process group of its own, killed whole (see `kill`): an engine
+        // started through a shell (`sh -c '...'`) or a launcher leaves no
+        // process behind when it is restarted or given up on.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut engine, 0);
+        let mut child = engine.spawn().map_err(|e| spawn_error(e.to_string()))?;
+        ENGINE_GROUP.store(group_of(&child), Ordering::SeqCst);
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(spawn_error("no pipes".into()));
@@ -515,11 +522,51 @@ impl Backend {
         self.kill();
     }
 
-    /// Kill the process now.
+    /// Kill the engine now, with every process it started: its process
+    /// group. Killing the process alone left what a shell had started
+    /// running (and writing) until the front-end ended.
     pub fn kill(&mut self) {
+        // The group's id is the engine's own process id (it was made the
+        // leader of a group of its own), still its own here: the engine is
+        // reaped only below, or by `exit_by`, which does not kill then.
+        let group = group_of(&self.child);
+        let _ = ENGINE_GROUP.compare_exchange(group, 0, Ordering::SeqCst, Ordering::SeqCst);
+        kill_group(group);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The process group of the engine running now (0: none), killed when a
+/// signal ends the front-end ([`kill_engine_on_ending`]).
+static ENGINE_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// The process group `child` leads (its process id), 0 if none can be
+/// named.
+fn group_of(child: &Child) -> i32 {
+    i32::try_from(child.id()).unwrap_or(0)
+}
+
+/// Kill process group `group` (nothing for 0).
+fn kill_group(group: i32) {
+    #[cfg(unix)]
+    if group > 0 {
+        // SAFETY: kill(2) with a negative id signals that process group;
+        // it reads no memory of ours.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = group;
+}
+
+/// When a signal ends the front-end (Ctrl-C, `kill`, a closed terminal),
+/// the engine's process group is killed first: in a group of its own it no
+/// longer receives the terminal's signals, and an engine that does not end
+/// when its input closes would run on.
+pub fn kill_engine_on_ending() {
+    crate::signals::on_ending(|| kill_group(ENGINE_GROUP.load(Ordering::SeqCst)));
 }
 
 /// The name in an `option name <name> type ...` line.

@@ -315,6 +315,7 @@ struct Front {
 /// cannot be opened.
 pub fn run(cfg: Config) -> Result<(), WrapError> {
     let log = Log::open(cfg.log.as_ref())?;
+    backend::kill_engine_on_ending();
     let (tx, rx) = mpsc::channel();
     let gui = tx.clone();
     std::thread::spawn(move || pump(io::stdin().lock(), &gui, Event::Gui, Event::GuiGone));
