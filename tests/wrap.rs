@@ -806,6 +806,28 @@ fn an_isready_is_answered_while_a_late_answer_is_awaited() {
     assert!(!rest.iter().any(|l| l == "readyok"), "{rest:?}");
 }
 
+/// An engine that ends during a `go perft` took its count with it: the
+/// GUI is told (a script waits for `Nodes searched`, which never comes),
+/// and the engine started next takes the next command.
+#[test]
+fn an_engine_that_ends_during_go_perft_is_named() {
+    if !python_chess() {
+        return;
+    }
+    // The third `go` ends the test engine.
+    let mut e = before_third_go("exit");
+    e.send("position startpos");
+    e.send("go perft 2");
+    e.expect_by("the lost count named", REPLY, |l| {
+        l == "info string error: the engine ended during go perft: no count"
+    });
+    e.send("go movetime 100");
+    let (_, best, _) = e.bestmove(REPLY);
+    if let Err(why) = support::legal_move(&shakmaty::Chess::default(), &best, false) {
+        e.fail(&format!("'{best}': {why}"));
+    }
+}
+
 /// The test engines alive whose command line holds `marker` as a word of
 /// its own (not the front-end's or the shell's, which hold it in their
 /// `sh -c` text).

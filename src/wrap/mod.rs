@@ -1254,6 +1254,11 @@ impl Front {
         if let Some(old) = old.as_mut() {
             old.kill();
         }
+        if std::mem::take(&mut self.perft_asked) {
+            // Its count went with it: a script waiting for `Nodes
+            // searched` is told, not left waiting.
+            self.send_gui("info string error: the engine ended during go perft: no count");
+        }
         // The new engine answers none of the old one's searches.
         self.late_answers = 0;
         self.late_deadline = None;
@@ -1392,6 +1397,9 @@ impl Front {
         self.generation += 1;
         self.late_answers = 0;
         self.late_deadline = None;
+        if std::mem::take(&mut self.perft_asked) {
+            self.send_gui("info string error: the engine ended during go perft: no count");
+        }
         while let Some(search) = self.searches.pop_front() {
             if search.go.infinite || search.go.ponder {
                 // Answered at its stop, like any search with no engine.
