@@ -156,6 +156,13 @@ impl Game {
         Ok(())
     }
 
+    /// Whether the start is a Chess960 or DFRC start other than the
+    /// classical one, named by its number or given as a FEN.
+    pub fn starts_off_classical(&self) -> bool {
+        self.dfrc_number
+            .is_some_and(|n| n != startpos::DFRC_STANDARD)
+    }
+
     /// The start position.
     pub fn start(&self) -> &Chess {
         &self.start

@@ -1874,6 +1874,21 @@ fn castles_are_written_in_the_dialect_the_gui_speaks() {
     e.ask(classical);
     e.send("go depth 3 searchmoves e1h1");
     assert_eq!(e.bestmove(REPLY).1, "O-O");
+    // A Chess960 start whose castles classical notation could write (509,
+    // RQNBKNBR: king on e1, rooks on a1 and h1), sent as a FEN without
+    // UCI_Chess960: no classical game starts there, so it is a Chess960
+    // game to Arena's dialect, as `startpos960 509` is.
+    e.ask("ucinewgame");
+    e.ask("setoption name UCI_Chess960 value false");
+    let start509 = "rqnbknbr/pppppppp/8/8/8/8/PPPPPPPP/RQNBKNBR w KQkq - 0 1";
+    for start in [format!("fen {start509}"), "startpos960 509".to_owned()] {
+        e.ask(&format!(
+            "position {start} moves f1g3 a7a6 f2f3 a6a5 g1f2 a5a4"
+        ));
+        e.send("go depth 3 searchmoves e1g1");
+        let (before, best, _) = e.bestmove(REPLY);
+        assert_eq!(best, "O-O", "{start}: {before:?}");
+    }
 }
 
 /// A FEN whose castling rights no rook backs is read with those rights

@@ -54,7 +54,11 @@ impl Positions {
     /// `UCI_Chess960` (`chess960_option`) or in a Chess960 game; the king's
     /// two-square move otherwise. Arena keeps an engine's options from game
     /// to game and wants `e1g1` in a classical one: the option turned on
-    /// for Chess960 must not follow the engine there.
+    /// for Chess960 must not follow the engine there. A game whose start is
+    /// a Chess960 or DFRC start other than the classical one, numbered or
+    /// given as a FEN, is a Chess960 game to Arena's dialect, also where
+    /// classical notation could write its castles (king on e1, rooks on a1
+    /// and h1: 509, RQNBKNBR, and 16 more): no classical game starts there.
     pub fn gui_style(
         &self,
         arena_option: bool,
@@ -62,7 +66,8 @@ impl Positions {
         game: &Game,
     ) -> CastlingStyle {
         let chess960_game = chess960_option || game.is_chess960();
-        if self.arena_spoken || (arena_option && chess960_game) {
+        let arena_game = chess960_game || game.starts_off_classical();
+        if self.arena_spoken || (arena_option && arena_game) {
             CastlingStyle::Arena
         } else if chess960_game {
             CastlingStyle::KingTakesRook
