@@ -35,6 +35,19 @@ unwritable); 2 usage error (an unknown \
 option, a number out of range, a position that is not a start). A closed pipe (`| head -1`) \
 ends quietly with 0.";
 
+/// The exit status of `uci` (and of the program run bare).
+const UCI_EXIT_STATUS: &str = "Exit status: 0 at quit or the end of input (a line that cannot be \
+read or obeyed is answered with info string error: and the session goes on).";
+
+/// The exit statuses of `wrap`.
+const WRAP_EXIT_STATUS: &str = "Exit status: 0 at the GUI's quit or the end of its input; 1 the \
+engine cannot be started at all or the log cannot be made (one stderr line names it); 2 usage \
+error. An engine that fails later is restarted or answered for, never an exit.";
+
+/// The exit statuses of `completions` and `manpage`.
+const INSTALL_EXIT_STATUS: &str = "Exit status: 0 success; 1 a file that cannot be written, or \
+standard output full or unwritable; 2 usage error. A closed pipe (`| head -1`) ends quietly with 0.";
+
 /// Top-level command line. Without a subcommand the program speaks UCI,
 /// because GUIs start engines with no arguments.
 #[derive(Debug, Parser)]
@@ -57,7 +70,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Speak UCI on stdin/stdout (the default).
-    #[command(after_help = crate::uci::manual())]
+    #[command(after_help = format!("{}\n\n{UCI_EXIT_STATUS}", crate::uci::manual()))]
     Uci,
     /// Print the FEN of start position N (X-FEN by default).
     Fen(FenArgs),
@@ -92,9 +105,9 @@ pub enum Command {
 /// `chess960 completions SHELL`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Bash: chess960 completions bash > ~/.local/share/bash-completion/completions/chess960\n\
+    after_help = format!("Bash: chess960 completions bash > ~/.local/share/bash-completion/completions/chess960\n\
 Zsh: chess960 completions zsh > DIR/_chess960 (DIR on $fpath)\n\
-Fish: chess960 completions fish > ~/.config/fish/completions/chess960.fish"
+Fish: chess960 completions fish > ~/.config/fish/completions/chess960.fish\n\n{INSTALL_EXIT_STATUS}")
 )]
 pub struct CompletionsArgs {
     /// The shell to complete for.
@@ -104,6 +117,7 @@ pub struct CompletionsArgs {
 
 /// `chess960 manpage [--dir DIR]`
 #[derive(Debug, Args)]
+#[command(after_help = INSTALL_EXIT_STATUS)]
 pub struct ManpageArgs {
     /// Write chess960.6 and one page per subcommand (chess960-perft.6 ...) into DIR
     /// (e.g. ~/.local/share/man/man6) instead of printing the main page.
@@ -113,6 +127,7 @@ pub struct ManpageArgs {
 
 /// `chess960 wrap [OPTIONS] [--] ENGINE [ARGS...]`
 #[derive(Debug, Args)]
+#[command(after_help = WRAP_EXIT_STATUS)]
 pub struct WrapArgs {
     /// Castling notation sent to the engine: auto (king-takes-rook with UCI_Chess960 in Chess960
     /// games), kxr (always king-takes-rook), oo (O-O / O-O-O), king (the king's destination).
@@ -287,7 +302,8 @@ pub struct OpeningsArgs {
 const PERFT_EXIT_STATUS: &str = "Exit status: 0 every count checked agrees (or none had a \
 reference); 1 a count differs from the reference (named on stderr as MISMATCH:), or a file \
 cannot be read or written; 2 usage error. With --engine, as diff answers: 0 the engines agree, \
-1 the other engine's counts differ, 2 it cannot be run or does not count.";
+1 the other engine's counts differ, 2 it cannot be run or does not count. A closed pipe \
+(`| head -1`) ends quietly with 0, or with 1 where a count already differed.";
 
 /// The exit statuses of `perft-merge`.
 const PERFT_MERGE_EXIT_STATUS: &str = "Exit status: 0 the parts make one run and no count differs \
