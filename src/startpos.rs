@@ -514,7 +514,7 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
             if word[9..].eq_ignore_ascii_case(&word[..8]) {
                 ranks(&word[..8], &word[9..])
             } else {
-                Err(StartError::TwoRanks(text.trim().to_owned()))
+                two_ranks(&word[..8], &word[9..], text)
             }
         }
         ([word], _) if word.contains('/') => Err(StartError::FieldCount(1)),
@@ -531,8 +531,10 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
         // in full (Black's in either case, as --dfrc reads it: the same
         // rank twice is not two different ones).
         ([w, b], Family::Chess960) if b.eq_ignore_ascii_case(w) => ranks(w, b),
-        ([w, b], Family::Chess960) if [w, b].iter().all(|r| is_rank_text(r)) => {
-            Err(StartError::TwoRanks(text.trim().to_owned()))
+        // Two words, one of them a rank's 8 letters: read as two ranks,
+        // each named if it is not one (`RNBQKBNR extra` is no FEN).
+        ([w, b], Family::Chess960) if [w, b].iter().any(|r| is_rank_text(r)) => {
+            two_ranks(w, b, text)
         }
         _ if fields.len() == 4 || fields.len() == 6 => parse_fen(&fields, family),
         _ => Err(StartError::FieldCount(fields.len())),
@@ -540,6 +542,15 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
 }
 
 /// Whether `word` looks like a back rank: 8 letters.
+/// Two back ranks typed where one Chess960 start was asked for: a rank
+/// that is not one is named (adding `--dfrc` would not help); two that are
+/// make a Double Fischer Random start, which `--dfrc` reads.
+fn two_ranks(white: &str, black: &str, text: &str) -> Result<DfrcStart, StartError> {
+    parse_back_rank(white)?;
+    parse_back_rank(black).map_err(blacks)?;
+    Err(StartError::TwoRanks(text.trim().to_owned()))
+}
+
 fn is_rank_text(word: &str) -> bool {
     word.len() == 8 && word.bytes().all(|b| b.is_ascii_alphabetic())
 }
@@ -882,7 +893,19 @@ mod tests {
             parse_dfrc("1 2 3 4"),
             Err(StartError::SeveralNumbers("1 2 3 4".into()))
         );
-        assert_eq!(parse("RNBQKBNR 12345678"), Err(StartError::FieldCount(2)));
+        // A word that is not a rank is named, not taken for a DFRC start
+        // (which --dfrc would refuse as well) or a FEN of 2 fields.
+        for (text, culprit) in [
+            ("RNBQKBNR 12345678", "'12345678'"),
+            ("RNBQKBNR XXXXXXXX", "'XXXXXXXX' contains 'X'"),
+            ("RNBQKBNR/XXXXXXXX", "'XXXXXXXX' contains 'X'"),
+            ("RNBQKBNR extra", "'extra' has 5 letters"),
+            ("RNBQKBNQ bbqnnrkr", "RNBQKBNQ has the wrong pieces"),
+        ] {
+            let e = parse(text).expect_err(text).to_string();
+            assert!(e.contains(culprit), "{text}: {e}");
+            assert!(!e.contains("--dfrc"), "{text}: {e}");
+        }
         // A rank and its mirror are the one Chess960 start.
         assert_eq!(parse("RNBQKBNR rnbqkbnr"), Ok(518));
         assert_eq!(parse("RNBQKBNR/rnbqkbnr"), Ok(518));
