@@ -541,7 +541,6 @@ fn parse_start(text: &str, family: Family) -> Result<DfrcStart, StartError> {
     }
 }
 
-/// Whether `word` looks like a back rank: 8 letters.
 /// Two back ranks typed where one Chess960 start was asked for: a rank
 /// that is not one is named (adding `--dfrc` would not help); two that are
 /// make a Double Fischer Random start, which `--dfrc` reads.
@@ -551,6 +550,7 @@ fn two_ranks(white: &str, black: &str, text: &str) -> Result<DfrcStart, StartErr
     Err(StartError::TwoRanks(text.trim().to_owned()))
 }
 
+/// Whether `word` looks like a back rank: 8 letters.
 fn is_rank_text(word: &str) -> bool {
     word.len() == 8 && word.bytes().all(|b| b.is_ascii_alphabetic())
 }

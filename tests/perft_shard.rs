@@ -223,6 +223,19 @@ fn parts_that_do_not_make_one_run_are_refused() {
         err.lines().any(|l| l.starts_with("MISMATCH: ")),
         "a wrong count not named on stderr: {err}"
     );
+    // Its report to a reader that stops reading (`| head -1`): the status
+    // still says a count differs, and stderr names it.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let closed = Command::new(BIN)
+        .args(["perft-merge", "p1.json", "p2.json", "p3.json"])
+        .current_dir(&dir)
+        .stdout(writer)
+        .output()
+        .expect("run chess960");
+    let err = text(&closed.stderr);
+    assert_eq!(closed.status.code(), Some(1), "{err}");
+    assert!(err.lines().any(|l| l.starts_with("MISMATCH: ")), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
 

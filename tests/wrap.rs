@@ -275,11 +275,19 @@ fn searchmoves_all_illegal_are_dropped_not_sent_empty() {
         "{lines:?}"
     );
     // A clock or movetime of 0 (moving at once) goes as 1 ms: Stockfish
-    // 15.1 takes 0 for no limit and searches without end.
-    e.send("go movetime 0");
-    e.bestmove(REPLY);
-    e.send("go wtime 0 btime 2000");
-    e.bestmove(REPLY);
+    // 15.1 takes 0 for no limit and searches without end. The engine has
+    // the margin to answer (90% of a clock of 0 was no time at all: the
+    // front-end always answered itself).
+    for go in ["go movetime 0", "go wtime 0 btime 2000"] {
+        e.send(go);
+        let (lines, _, _) = e.bestmove(REPLY);
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.contains("answers with its own move")),
+            "{go}: {lines:?}"
+        );
+    }
     // An engine that searches on `go perft` (the test engine answers every
     // go with a move): the GUI is told, not left waiting for a count.
     e.send("go perft 2");
@@ -804,6 +812,29 @@ fn an_isready_is_answered_while_a_late_answer_is_awaited() {
     e.send("isready");
     let rest = e.expect("readyok", REPLY);
     assert!(!rest.iter().any(|l| l == "readyok"), "{rest:?}");
+}
+
+/// An `isready` after a `setoption` kept for a late engine waits with it:
+/// its `readyok` says the option is set, which the engine, given it only
+/// after its late answer (here: after its restart), cannot have done
+/// before.
+#[test]
+fn an_isready_after_a_kept_option_waits_for_it() {
+    if !python_chess() {
+        return;
+    }
+    let mut e = before_third_go("hang");
+    e.send("position startpos");
+    e.send("go movetime 50");
+    e.bestmove(REPLY);
+    e.send("setoption name Hash value 64");
+    e.send("isready");
+    let before = e.expect("readyok", REPLY);
+    if !before.iter().any(|l| l.contains("it is restarted")) {
+        e.fail(&format!(
+            "readyok before the kept option reached an engine: {before:?}"
+        ));
+    }
 }
 
 /// An engine that ends during a `go perft` took its count with it: the

@@ -771,6 +771,8 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A closed pipe ends quietly, but not a check already failed.
+        Err(CliError::Closed) if perft_cmd::difference_found() => ExitCode::from(1),
         Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
             say_error(&e);

@@ -161,7 +161,7 @@ impl Drop for Unfinished {
 fn watch_interrupts() {
     static WATCHING: Once = Once::new();
     WATCHING.call_once(|| {
-        crate::signals::on_ending(|| {
+        crate::signals::on_ending(|_| {
             // The lock is held to the end: no file is recorded or dropped
             // from the list while they are removed, nor after.
             let files = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
@@ -293,9 +293,10 @@ pub fn is_standard_output(path: &Path) -> bool {
 /// Make the file standard output was redirected to (`> pack.html`)
 /// readable by its owner alone, as [`Access::Private`] makes a file named
 /// with `-o`: the shell made it as the user's files are made, readable by
-/// all. Before the first byte is written. A terminal, a pipe or a device
-/// is left as it is, and so is a file the user does not own (the system
-/// refuses; what is written is then the user's choice of file).
+/// all. Before the first byte is written, and only an empty file (made or
+/// emptied by the redirect): one written to before (`>> shared.log`) is
+/// left as it is, as are a terminal, a pipe or a device, and a file the
+/// user does not own (the system refuses).
 pub fn restrict_standard_output() {
     #[cfg(unix)]
     {
@@ -309,7 +310,7 @@ pub fn restrict_standard_output() {
             return;
         };
         let mode = meta.permissions().mode();
-        if meta.is_file() && mode & 0o077 != 0 {
+        if meta.is_file() && meta.len() == 0 && mode & 0o077 != 0 {
             let _ = file.set_permissions(Permissions::from_mode(mode & !0o077));
         }
     }

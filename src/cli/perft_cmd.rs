@@ -60,20 +60,6 @@ pub(super) enum Source {
 /// Bad depth, number, FEN, option combination or suite file, and failures to
 /// write to stdout, as one-line messages (exit status 2).
 pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
-    match run(a) {
-        // A reader that stops reading (`| head -1`) ends the run quietly,
-        // but a difference already found keeps its status: a pipeline's
-        // status must not say a failed check passed.
-        Err(CliError::Closed) if DIFFERENCE_FOUND.load(Ordering::SeqCst) => Ok(ExitCode::from(1)),
-        other => other,
-    }
-}
-
-/// Set once a count that differs from its reference is named on stderr
-/// ([`say_mismatch`]), or an engine is found to differ (`--engine`).
-static DIFFERENCE_FOUND: AtomicBool = AtomicBool::new(false);
-
-fn run(a: &PerftArgs) -> Result<ExitCode, CliError> {
     let (depth, fen) = depth_and_fen(a)?;
     if depth == 0 || depth > MAX_DEPTH {
         return Err(CliError::Usage(format!(
@@ -164,6 +150,10 @@ fn divide_suite(jobs: &[Job], config: &PerftConfig) -> Result<ExitCode, CliError
             expected: job.expected,
             elapsed: t.elapsed(),
         };
+        if r.matches() == Some(false) {
+            // Known before its lines are written, which a closed pipe may cut.
+            note_difference();
+        }
         writeln!(out, "{} depth {} {}", job.id, job.depth, job.fen)?;
         for (m, n) in &lines {
             writeln!(out, "{m}: {n}")?;
@@ -344,10 +334,27 @@ fn note_unchecked(unchecked: usize, cap: Option<u64>) {
     }
 }
 
+/// Set once a count is known to differ from its reference, or an engine's
+/// from ours (`--engine`): a reader that stops reading (`| head -1`) then
+/// ends the run with status 1, not the quiet 0 of a closed pipe, so that a
+/// pipeline's status never says a failed check passed.
+static DIFFERENCE_FOUND: AtomicBool = AtomicBool::new(false);
+
+/// Record that a count differs ([`DIFFERENCE_FOUND`]), before it is
+/// written anywhere.
+pub(super) fn note_difference() {
+    DIFFERENCE_FOUND.store(true, Ordering::SeqCst);
+}
+
+/// Whether a count was found to differ in this run.
+pub(super) fn difference_found() -> bool {
+    DIFFERENCE_FOUND.load(Ordering::SeqCst)
+}
+
 /// The stderr line naming a count that differs from its reference, the
 /// same from a suite run, a part and a merge (a log is read for it).
 pub(super) fn say_mismatch(id: &str, depth: u32, nodes: u64, expected: Option<u64>) {
-    DIFFERENCE_FOUND.store(true, Ordering::SeqCst);
+    note_difference();
     let expected = expected.map_or("-".to_owned(), |e| e.to_string());
     eprintln!("MISMATCH: {id} depth {depth} nodes {nodes} expected {expected}");
 }
@@ -498,7 +505,7 @@ fn check_engine(
     }
     bar.finish_and_clear();
     if first.is_some() {
-        DIFFERENCE_FOUND.store(true, Ordering::SeqCst);
+        note_difference();
     }
     let name = client.name.clone().unwrap_or_else(|| command.to_owned());
     let mut out = io::stdout().lock();

@@ -239,6 +239,13 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
     };
     let differs = |r: &UnitResult| r.expected.is_some_and(|e| e != r.nodes);
     let mismatches = merged.results.iter().filter(|r| differs(r)).count();
+    // Named before the report, which a reader that stops reading cuts.
+    for r in merged.results.iter().filter(|r| differs(r)) {
+        say_mismatch(&r.id, r.depth, r.nodes, r.expected);
+    }
+    if reference_conflicts > 0 {
+        super::perft_cmd::note_difference();
+    }
     let mut out = io::stdout().lock();
     if a.json {
         let report = MergedReport {
@@ -299,9 +306,6 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
         if !merged.programs.is_empty() {
             eprintln!("info: counted by {}", merged.programs.join("; "));
         }
-    }
-    for r in merged.results.iter().filter(|r| differs(r)) {
-        say_mismatch(&r.id, r.depth, r.nodes, r.expected);
     }
     Ok(if mismatches > 0 || reference_conflicts > 0 {
         ExitCode::from(1)

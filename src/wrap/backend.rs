@@ -231,7 +231,17 @@ impl Backend {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut engine, 0);
         let mut child = engine.spawn().map_err(|e| spawn_error(e.to_string()))?;
-        ENGINE_GROUP.store(group_of(&child), Ordering::SeqCst);
+        // Recorded for a signal that ends the front-end, unless one has
+        // begun to: then this engine, started after it, is killed at once.
+        let group = group_of(&child);
+        let recorded = ENGINE_GROUP.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |g| {
+            (g != ENDING).then_some(group)
+        });
+        if recorded.is_err() {
+            kill_group(group, KILL);
+            let _ = child.wait();
+            return Err(spawn_error("the front-end is ending".into()));
+        }
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(spawn_error("no pipes".into()));
@@ -478,11 +488,27 @@ impl Backend {
         }
     }
 
-    /// Send `line` now, past a hold ([`Backend::hold`]), or keep it until
-    /// `uciok` during the handshake: for `isready`, which asks for no
-    /// search and is answered at once, also by an engine still searching.
+    /// Send `line` now, past a hold ([`Backend::hold`]) that keeps only
+    /// the lines of searches (`position`, `go`, `stop`, `ponderhit`, the
+    /// `UCI_Chess960` value), or keep it with them: for `isready`, which
+    /// asks for no search and is answered at once, also by an engine still
+    /// searching. Past a held `setoption` or `ucinewgame` its `readyok`
+    /// would say they were done before the engine had them.
     pub fn send_past_hold(&mut self, line: &str, log: &Log) {
-        match self.waiting.as_mut() {
+        let of_searches = |k: &Kept| {
+            k.line.starts_with("position ")
+                || k.line.starts_with("go")
+                || k.line == "stop"
+                || k.line == "ponderhit"
+                || k.line.starts_with(SET_CHESS960)
+        };
+        let past_hold = self.held.as_ref().is_none_or(|h| h.iter().all(of_searches));
+        let kept = if past_hold {
+            self.waiting.as_mut()
+        } else {
+            self.held.as_mut()
+        };
+        match kept {
             Some(kept) => kept.push(Kept {
                 line: line.to_owned(),
                 at: Instant::now(),
@@ -513,8 +539,11 @@ impl Backend {
 
     /// Wait until `end` for the engine to exit, then kill it.
     pub fn exit_by(mut self, end: Instant) {
+        let group = group_of(&self.child);
         while Instant::now() < end {
             if matches!(self.child.try_wait(), Ok(Some(_))) {
+                // Reaped: its id may be another process's from now on.
+                let _ = ENGINE_GROUP.compare_exchange(group, 0, Ordering::SeqCst, Ordering::SeqCst);
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -531,15 +560,26 @@ impl Backend {
         // reaped only below, or by `exit_by`, which does not kill then.
         let group = group_of(&self.child);
         let _ = ENGINE_GROUP.compare_exchange(group, 0, Ordering::SeqCst, Ordering::SeqCst);
-        kill_group(group);
+        kill_group(group, KILL);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
-/// The process group of the engine running now (0: none), killed when a
-/// signal ends the front-end ([`kill_engine_on_ending`]).
+/// The process group of the engine running now (0: none; [`ENDING`]: a
+/// signal is ending the front-end), signalled when a signal ends the
+/// front-end ([`kill_engine_on_ending`]).
 static ENGINE_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// [`ENGINE_GROUP`] once a signal is ending the front-end: no engine is
+/// started after that (an engine's exit, seen meanwhile, would restart it).
+const ENDING: i32 = -1;
+
+/// SIGKILL, where there are signals.
+#[cfg(unix)]
+const KILL: i32 = libc::SIGKILL;
+#[cfg(not(unix))]
+const KILL: i32 = 9;
 
 /// The process group `child` leads (its process id), 0 if none can be
 /// named.
@@ -547,26 +587,29 @@ fn group_of(child: &Child) -> i32 {
     i32::try_from(child.id()).unwrap_or(0)
 }
 
-/// Kill process group `group` (nothing for 0).
-fn kill_group(group: i32) {
+/// Send `signal` to process group `group` (nothing for 0 or less).
+fn kill_group(group: i32, signal: i32) {
     #[cfg(unix)]
     if group > 0 {
         // SAFETY: kill(2) with a negative id signals that process group;
         // it reads no memory of ours.
         unsafe {
-            libc::kill(-group, libc::SIGKILL);
+            libc::kill(-group, signal);
         }
     }
     #[cfg(not(unix))]
-    let _ = group;
+    let _ = (group, signal);
 }
 
 /// When a signal ends the front-end (Ctrl-C, `kill`, a closed terminal),
-/// the engine's process group is killed first: in a group of its own it no
-/// longer receives the terminal's signals, and an engine that does not end
-/// when its input closes would run on.
+/// the engine's process group gets the same signal first: in a group of
+/// its own it no longer receives the terminal's, and an engine that does
+/// not end when its input closes would run on. The same signal, not a
+/// kill: an engine may save what it keeps (a log, learning files) on it.
 pub fn kill_engine_on_ending() {
-    crate::signals::on_ending(|| kill_group(ENGINE_GROUP.load(Ordering::SeqCst)));
+    crate::signals::on_ending(|signal| {
+        kill_group(ENGINE_GROUP.swap(ENDING, Ordering::SeqCst), signal)
+    });
 }
 
 /// The name in an `option name <name> type ...` line.

@@ -277,9 +277,10 @@ struct Front {
     readies: VecDeque<Ready>,
     /// The `bestmove 0000`s owed to `go`s that came with no position, oldest
     /// first, each with the number of answers still to be given before it
-    /// (to the `go`s before it): a GUI reads its answers in the order it
-    /// asked, so one given at once would be taken for a running search's.
-    null_answers: VecDeque<usize>,
+    /// (to the `go`s before it) and the number of its GUI line: a GUI reads
+    /// its answers in the order it asked, so one given at once would be
+    /// taken for a running search's.
+    null_answers: VecDeque<(usize, u64)>,
     /// The engine's `option` lines at its first start: what a `setoption`
     /// value is checked against, also while a restarted engine is still
     /// declaring its own (the same program).
@@ -527,12 +528,14 @@ impl Front {
         self.send_gui(line);
         let mut given = 1;
         while given > 0 {
-            for ahead in &mut self.null_answers {
+            for (ahead, _) in &mut self.null_answers {
                 *ahead = ahead.saturating_sub(given);
             }
             given = 0;
-            while self.null_answers.front() == Some(&0) {
+            while let Some(&(0, asked)) = self.null_answers.front() {
                 self.null_answers.pop_front();
+                // An `isready` sent before that `go` is answered first.
+                self.answer_readies_ahead(asked);
                 self.send_gui(&output::bestmove(None, None));
                 given += 1;
             }
@@ -980,9 +983,12 @@ impl Front {
                 }
                 let ahead = self.searches.len() + self.null_answers.len();
                 if ahead == 0 {
+                    self.answer_readies_ahead(self.gui_lines);
                     self.send_gui(&output::bestmove(None, None));
                 } else {
-                    self.null_answers.push_back(ahead);
+                    self.null_answers.push_back((ahead, self.gui_lines));
+                    // With no engine, the searches ended above are answered now.
+                    self.answer_without_engine();
                 }
             }
             return;
@@ -1015,13 +1021,13 @@ impl Front {
         }
         let engine_go = engine_go_line(g, &reading, white, &searchmoves);
         // The front-end keeps the `go` as read, so that its deadline and
-        // its own move follow what the engine is sent: a clock that cannot
-        // be read means moving at once (the engine's 1 ms clock), which the
-        // engine is given the margin to do, as for `movetime 0`.
+        // its own move follow what the engine is sent: a clock of 0 or less
+        // (sent so, or one that cannot be read) means moving at once (the
+        // engine's 1 ms clock), which the engine is given the margin to do,
+        // as for `movetime 0`; 90% of it was no time at all.
         let mut read = g.clone();
         read.depth = reading.depth;
-        let own_sent = if white { g.wtime } else { g.btime };
-        if own_sent.is_none() && reading.time == Some(0) && g.movetime.is_none() {
+        if reading.time.is_some_and(|t| t <= 0) && g.movetime.is_none() {
             read.movetime = Some(0);
         }
         let g = &read;
@@ -1564,8 +1570,8 @@ fn engine_go_line(
     // `movetime 0`) for no limit and searched without end, so it goes as
     // 1 ms.
     let (wtime, btime) = match reading.time {
-        Some(0) if white => (Some(1), btime),
-        Some(0) => (wtime, Some(1)),
+        Some(t) if t <= 0 && white => (Some(1), btime),
+        Some(t) if t <= 0 => (wtime, Some(1)),
         _ => (wtime, btime),
     };
     let movetime = g.movetime.map(|v| v.max(1));
