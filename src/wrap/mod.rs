@@ -974,13 +974,7 @@ impl Front {
             if g.perft.is_none() {
                 // A `go` ends the searches before it, as any `go` does,
                 // and is answered after them.
-                if !self.searches.is_empty() {
-                    if self.engine_has_work() {
-                        self.send_stop();
-                    }
-                    self.hurry();
-                    self.end_open_searches();
-                }
+                self.end_searches_for_new_go();
                 let ahead = self.searches.len() + self.null_answers.len();
                 if ahead == 0 {
                     self.answer_readies_ahead(self.gui_lines);
@@ -1031,15 +1025,7 @@ impl Front {
             read.movetime = Some(0);
         }
         let g = &read;
-        if !self.searches.is_empty() {
-            // Every go gets its own bestmove: the running one is stopped
-            // (not an engine that answered it already: it is idle).
-            if self.engine_has_work() {
-                self.send_stop();
-            }
-            self.hurry();
-            self.end_open_searches();
-        }
+        self.end_searches_for_new_go();
         // Taken off for the time the go waits, should the engine be restarting.
         let clock = running_field(g, root);
         let started = Instant::now();
@@ -1065,6 +1051,19 @@ impl Front {
             // every go itself (a pondering or infinite one when the GUI
             // ends it).
             self.answer_without_engine();
+        }
+    }
+
+    /// A new `go` while searches are open: every go gets its own
+    /// bestmove, so the running one is stopped (not an engine that
+    /// answered it already: it is idle) and must answer within the margin.
+    fn end_searches_for_new_go(&mut self) {
+        if !self.searches.is_empty() {
+            if self.engine_has_work() {
+                self.send_stop();
+            }
+            self.hurry();
+            self.end_open_searches();
         }
     }
 
