@@ -39,13 +39,16 @@ fn faulty_after_uci(args: &[&str]) -> Engine {
 /// `chess960 wrap --log LOG` in front of the test engine in `mode`, its
 /// `uci` handshake done; the log's path (named after `name`) comes back.
 fn logged_faulty(name: &str, mode: &str) -> (Engine, std::path::PathBuf) {
+    logged_faulty_with(name, &[mode])
+}
+
+/// [`logged_faulty`] with the test engine's arguments `args`.
+fn logged_faulty_with(name: &str, args: &[&str]) -> (Engine, std::path::PathBuf) {
     let log = std::env::temp_dir().join(format!("chess960-wrap-{name}-{}.log", std::process::id()));
     let path = log.to_string_lossy().into_owned();
-    let mut e = Engine::start_with(
-        &["wrap", "--log", &path, "--", "python3", FAULTY, mode],
-        None,
-        Duration::from_secs(60),
-    );
+    let mut argv = vec!["wrap", "--log", &path, "--", "python3", FAULTY];
+    argv.extend_from_slice(args);
+    let mut e = Engine::start_with(&argv, None, Duration::from_secs(60));
     e.send("uci");
     e.expect("uciok", REPLY);
     (e, log)
@@ -1139,6 +1142,47 @@ fn a_search_answered_during_a_restart_never_reaches_the_engine() {
     let _ = std::fs::remove_file(&marker);
 }
 
+/// A search the GUI ended while the engine started in place of a failed
+/// one was still starting is answered by the front-end, and neither its
+/// `go` nor the `stop` that ended it reach the new engine after its
+/// `uciok`: before, the `go infinite` was sent, searched, and its answer
+/// dropped as a late one.
+#[test]
+fn a_search_ended_during_a_restart_is_not_sent_after_it() {
+    if !python_chess() {
+        return;
+    }
+    let marker = std::env::temp_dir().join(format!("chess960-slow-ended-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let marker_arg = marker.to_string_lossy().into_owned();
+    let (mut e, log) = logged_faulty_with("ended", &["slow", &marker_arg, "4"]);
+    let mut moves = Vec::new();
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    // The third go: the engine exits, and the open search waits for the
+    // engine started in its place (4 s) until the GUI ends it.
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(700));
+    e.send("stop");
+    let (before, _, _) = e.bestmove(REPLY);
+    assert!(replaced(&before), "{before:?}");
+    e.expect("info string the engine was restarted", REPLY);
+    let before = play_checked(&mut e, None, &mut moves, "go movetime 15000");
+    assert!(!replaced(&before), "{before:?}");
+    let sent = sent_to_engine(&mut e, &log, "");
+    let restarted = sent
+        .iter()
+        .rposition(|l| l.ends_with(">engine uci"))
+        .unwrap_or(0);
+    let after: Vec<&String> = sent[restarted..]
+        .iter()
+        .filter(|l| l.ends_with(" stop") || l.ends_with(" go infinite"))
+        .collect();
+    assert!(after.is_empty(), "{after:?} in {sent:?}");
+    let _ = std::fs::remove_file(&marker);
+}
+
 /// An engine restarted in place of one that hung is given the lines the
 /// GUI sent meanwhile after `UCI_Chess960`: a Chess960 position without it
 /// is misread (the test engine answers `0000`).
@@ -1182,8 +1226,15 @@ fn an_infinite_search_outlives_a_restart() {
     e.send("position startpos moves e2e4");
     e.send("go infinite");
     e.send("isready");
-    // isready's own limit is 10 s.
-    e.expect("readyok", Duration::from_secs(30));
+    // isready's own limit is 10 s. The GUI is told why before the
+    // `readyok` given in the engine's place, not after it.
+    let before = e.expect("readyok", Duration::from_secs(30));
+    assert!(
+        before
+            .iter()
+            .any(|l| l.contains("did not answer isready in time")),
+        "{before:?}"
+    );
     e.expect("info string the engine was restarted", REPLY);
     e.send("stop");
     let (before, best, _) = e.bestmove(REPLY);
@@ -1290,4 +1341,53 @@ fn an_engine_deaf_to_isready_keeps_its_answers_after_a_stop() {
             e.fail(&why);
         }
     }
+}
+
+/// Under `stty tostop`, a process of the terminal's session that is not
+/// in its foreground group is stopped when it writes to the terminal. The
+/// engine, in a group of its own, wrote its words to the terminal's stderr
+/// (here a shell before it) and was stopped: its `uciok` never came, and
+/// the front-end gave up on it after 10 s. In a session of its own it has
+/// no controlling terminal, and runs on.
+#[test]
+fn an_engine_writing_to_a_tostop_terminal_is_not_stopped() {
+    if !support::python3_present() {
+        return;
+    }
+    const IN_A_TERMINAL: &str = r#"
+import os, pty, select, sys, termios, time
+binary, engine = sys.argv[1], sys.argv[2]
+pid, fd = pty.fork()
+if pid == 0:
+    attrs = termios.tcgetattr(0)
+    attrs[3] |= termios.TOSTOP
+    termios.tcsetattr(0, termios.TCSANOW, attrs)
+    os.execv(binary, [binary, "wrap", "--", "sh", "-c", "echo words for a person >&2; exec " + engine])
+os.write(fd, b"uci\n")
+out = b""
+deadline = time.time() + 30
+while time.time() < deadline and b"\nuciok" not in out and b"error:" not in out:
+    if select.select([fd], [], [], 0.5)[0]:
+        try:
+            out += os.read(fd, 4096)
+        except OSError:
+            break
+os.write(fd, b"quit\n")
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace"))
+"#;
+    let binary = binary();
+    let started = std::time::Instant::now();
+    let out = Command::new("python3")
+        .args(["-c", IN_A_TERMINAL, binary, binary])
+        .output()
+        .expect("run python3");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("words for a person"), "{text}");
+    assert!(
+        text.lines().any(|l| l.trim_end() == "uciok"),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(started.elapsed() < Duration::from_secs(8), "{text}");
 }

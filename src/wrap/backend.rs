@@ -3,7 +3,7 @@
 //! generation of the process, so that a line of a process already replaced
 //! is recognised and dropped.
 
-use std::io::{BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -227,9 +227,24 @@ impl Backend {
             .stderr(Stdio::inherit());
         // A process group of its own, killed whole (see `kill`): an engine
         // started through a shell (`sh -c '...'`) or a launcher leaves no
-        // process behind when it is restarted or given up on.
+        // process behind when it is restarted or given up on. The group is
+        // that of a session of its own, with no controlling terminal: a
+        // group of the front-end's session that is not in the foreground
+        // is stopped when it writes to the terminal under `stty tostop`
+        // (an engine's words on stderr), and the engine with it.
         #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut engine, 0);
+        // SAFETY: the closure runs in the child between fork and exec, and
+        // calls only setsid(2), which is async-signal-safe and touches no
+        // memory shared with the parent.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut engine, || {
+                if libc::setsid() == -1 {
+                    Err(io::Error::last_os_error())
+                } else {
+                    Ok(())
+                }
+            });
+        }
         let mut child = engine.spawn().map_err(|e| spawn_error(e.to_string()))?;
         // Recorded for a signal that ends the front-end, unless one has
         // begun to: then this engine, started after it, is killed at once.
@@ -348,25 +363,38 @@ impl Backend {
         self.held.is_some()
     }
 
-    /// Drop the `go`s kept by [`Backend::hold`]: their searches were
-    /// answered by the front-end; with `keep_last`, but for the last, an
-    /// open search's that is still the engine's to answer.
-    pub fn drop_held_gos(&mut self, keep_last: bool) {
-        if let Some(held) = self.held.as_mut() {
-            let is_go = |k: &Kept| k.line.starts_with("go") && !k.line.starts_with("go perft");
-            let last = if keep_last {
-                held.iter().rposition(is_go)
-            } else {
-                None
-            };
-            let mut i = 0;
-            // A `go perft` is no search: its count is the engine's to give.
-            held.retain(|k| {
-                let keep = !is_go(k) || Some(i) == last;
-                i += 1;
-                keep
-            });
-        }
+    /// Drop the `go`s kept for the engine, by [`Backend::hold`] or, while
+    /// no hold runs, for its handshake: their searches were answered by the
+    /// front-end; with `keep_last`, but for the last, an open search's that
+    /// is still the engine's to answer. A `stop` or `ponderhit` left with
+    /// no kept `go` before it goes too: it ended one of those searches, and
+    /// sent to an idle engine with no fence after it (none is sent past a
+    /// hold or a handshake), some engines answer it with a `bestmove` that
+    /// would be read as the answer to the next search.
+    pub fn drop_kept_gos(&mut self, keep_last: bool) {
+        let Some(kept) = self.held.as_mut().or(self.waiting.as_mut()) else {
+            return;
+        };
+        let is_go = |k: &Kept| k.line.starts_with("go") && !k.line.starts_with("go perft");
+        let last = if keep_last {
+            kept.iter().rposition(is_go)
+        } else {
+            None
+        };
+        let mut i = 0;
+        // A `go perft` is no search: its count is the engine's to give.
+        kept.retain(|k| {
+            let keep = !is_go(k) || Some(i) == last;
+            i += 1;
+            keep
+        });
+        let mut after_go = false;
+        kept.retain(|k| {
+            if k.line.starts_with("go") {
+                after_go = true;
+            }
+            after_go || (k.line != "stop" && k.line != "ponderhit")
+        });
     }
 
     /// Give what [`Backend::hold`] kept to `next`, the engine started in
@@ -475,7 +503,7 @@ impl Backend {
         // A hold outranks the handshake: what is held goes out only at
         // `release` (after the late `bestmove`), never at `uciok`, so that
         // a `go` the front-end counts as not given is one it can drop
-        // (`drop_held_gos`) when it answers that search itself. Kept for
+        // (`drop_kept_gos`) when it answers that search itself. Kept for
         // the handshake instead, it reached the engine all the same, and
         // the engine's answer to it was read as the next search's.
         match self.held.as_mut().or(self.waiting.as_mut()) {

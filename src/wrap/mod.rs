@@ -449,8 +449,10 @@ impl Front {
             self.start_failed(Failure::TimedOut);
         }
         if self.readies.front().is_some_and(|r| r.deadline <= now) {
-            self.answer_gui_readies();
+            // The word first: a GUI that logs it sees why before the
+            // `readyok` the front-end gives in the engine's place.
             self.send_gui("info string the engine did not answer isready in time; it is restarted");
+            self.answer_gui_readies();
             self.restart();
         }
         if self
@@ -487,6 +489,10 @@ impl Front {
     fn answer_late(&mut self, why: &str) {
         // An answer held back already came for the oldest search.
         let answered = usize::from(self.early_answer.take().is_some());
+        // An engine still starting has been sent none of the searches: each
+        // `go` is kept for its `uciok`, and is dropped below, not sent and
+        // its answer awaited as a late one.
+        let starting = self.backend.as_ref().is_some_and(Backend::in_handshake);
         let mut given = 0;
         // A pondering or infinite search behind them stays open until the
         // GUI ends it: the engine answers it (early, if the `stop` below
@@ -495,14 +501,20 @@ impl Front {
             let Some(search) = self.searches.pop_front() else {
                 break;
             };
-            given += usize::from(search.given);
+            given += usize::from(search.given && !starting);
             self.answer_readies_ahead(search.asked);
             self.replace(&search, why);
         }
         self.late_answers += given.saturating_sub(answered);
-        let keep_last = self.open_search_is_held();
+        let keep_last = if starting {
+            self.searches
+                .back()
+                .is_some_and(|s| s.go.ponder || s.go.infinite)
+        } else {
+            self.open_search_is_held()
+        };
         if let Some(b) = self.backend.as_mut() {
-            b.drop_held_gos(keep_last);
+            b.drop_kept_gos(keep_last);
         }
         let holding = self.backend.as_ref().is_some_and(Backend::holding);
         if self.late_answers > 0 {
@@ -1212,7 +1224,7 @@ impl Front {
         // open search's, the last, goes to it.
         let keep_last = self.open_search_is_held();
         if let Some(b) = self.backend.as_mut() {
-            b.drop_held_gos(keep_last);
+            b.drop_kept_gos(keep_last);
         }
         self.restart();
     }
