@@ -596,6 +596,21 @@ impl Event {
         }
     }
 
+    /// Change the number of rounds: a round added for a tiebreak, or an
+    /// event cut short. The starts of the rounds kept do not change (a
+    /// round's start does not depend on the count), nor does the
+    /// commitment.
+    ///
+    /// # Errors
+    /// [`EventError::RoundCount`] outside 1..[`MAX_ROUNDS`].
+    pub fn set_rounds(&mut self, rounds: u32) -> Result<(), EventError> {
+        if rounds == 0 || rounds > MAX_ROUNDS {
+            return Err(EventError::RoundCount(rounds));
+        }
+        self.rounds = rounds;
+        Ok(())
+    }
+
     /// The public part as the derivation reads it.
     ///
     /// # Errors
@@ -798,6 +813,26 @@ mod tests {
         assert!(all.iter().any(|&n| n != all[0]), "{all:?}");
         assert!(all.iter().all(|&n| n < 960));
         assert!((1..=20).all(|r| derive(SECRET, r, Kind::Dfrc).number() < startpos::DFRC_COUNT));
+    }
+
+    #[test]
+    fn rounds_added_or_removed_keep_the_others_starts() {
+        let mut e = Event::new("Club", Kind::Chess960, 3, SECRET.into()).expect("an event");
+        let before = e.all_rounds().expect("drawn");
+        let commitment = e.commitment();
+        e.set_rounds(5).expect("5 rounds");
+        let after = e.all_rounds().expect("drawn");
+        assert_eq!(after.len(), 5);
+        assert_eq!(after[..3], before[..]);
+        assert_eq!(e.commitment(), commitment);
+        e.set_rounds(2).expect("2 rounds");
+        assert_eq!(e.all_rounds().expect("drawn")[..], before[..2]);
+        assert_eq!(e.set_rounds(0), Err(EventError::RoundCount(0)));
+        assert_eq!(
+            e.set_rounds(MAX_ROUNDS + 1),
+            Err(EventError::RoundCount(MAX_ROUNDS + 1))
+        );
+        assert_eq!(e.rounds, 2);
     }
 
     #[test]

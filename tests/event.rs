@@ -978,6 +978,77 @@ fn event_new_refuses_what_would_give_the_rounds_away() {
 /// part fixed once recorded, the starts those of secret and part together
 /// (the docs' derivation, as Python computes it there), and the check
 /// `reveal` prints passes only with the part.
+/// A round added for a tiebreak (or an event cut short): every round kept
+/// keeps its start, the commitment stays, and the file stays its owner's.
+#[test]
+fn rounds_are_added_and_removed_and_the_others_keep_their_starts() {
+    let dir = support::temp_dir("event-rounds");
+    let file = dir.join("event.json");
+    let f = file.to_str().expect("path");
+    let commitment = stdout(&[
+        "event",
+        "new",
+        "--rounds",
+        "3",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        f,
+    ]);
+    let before = stdout(&["event", "draw", f]);
+    let out = run(&["event", "rounds", f, "5"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("rounds 4-5 added") && said.contains("rounds 1-3 keep their starts"),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(!said.contains("  "), "{said}");
+    let after = stdout(&["event", "draw", f]);
+    assert_eq!(after.lines().count(), 5, "{after}");
+    assert!(after.starts_with(&before), "{before}\n{after}");
+    let want: Vec<String> = (1..=5)
+        .map(|r| derive(TEST_SECRET, r, Kind::Chess960).number().to_string())
+        .collect();
+    let drawn: Vec<String> = after
+        .lines()
+        .map(|l| l.split_whitespace().nth(1).expect("number").to_owned())
+        .collect();
+    assert_eq!(drawn, want);
+    assert_eq!(stdout(&["event", "commitment", f]), commitment);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).expect("file").permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{mode:o}");
+    }
+    let said = String::from_utf8_lossy(&run(&["event", "rounds", f, "5"]).stderr).into_owned();
+    assert!(said.contains("has 5 rounds already"), "{said}");
+    let out = run(&["event", "rounds", f, "4"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("round 5 removed"),
+        "{out:?}"
+    );
+    assert!(stdout(&["event", "draw", f]).starts_with(&before));
+    assert_eq!(stdout(&["event", "draw", f]).lines().count(), 4);
+    for bad in ["0", "1000"] {
+        let e = fails_with(&["event", "rounds", f, bad], 2);
+        assert!(e.contains("an event has 1..999 rounds"), "{bad}: {e}");
+    }
+    // Read by the argument parser, which adds its usage hint.
+    for bad in ["99999999999", "x"] {
+        let out = run(&["event", "rounds", f, bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(e.contains("1..999"), "{bad}: {e}");
+    }
+    let e = fails_with(&["event", "rounds", "-", "4"], 2);
+    assert!(e.contains("not '-'"), "{e}");
+    assert_eq!(stdout(&["event", "draw", f]).lines().count(), 4);
+}
+
 #[test]
 fn a_public_part_is_awaited_recorded_once_and_checked() {
     let dir = support::temp_dir("event-public");

@@ -381,6 +381,51 @@ fn cli_divide_format() {
         .any(|l| l.starts_with("e1g1") || l.starts_with("e1c1")));
 }
 
+/// A depth or a number of parts too large for any integer is answered with
+/// the range that is valid, not with the width of an integer type
+/// (`4294967297 is not in 0..=4294967295`), nor called no number.
+#[test]
+fn cli_huge_numbers_are_told_their_range() {
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["perft", "4294967297", "--idn", "1"],
+            "valid depths are 1..63",
+        ),
+        (
+            &[
+                "perft",
+                "--fen",
+                "8/8/8/8/8/8/8/K1k5",
+                "w",
+                "-",
+                "-",
+                "4294967297",
+            ],
+            "perft depth 4294967297 out of range: valid depths are 1..63",
+        ),
+        (
+            &[
+                "perft",
+                "3",
+                "--idn",
+                "1",
+                "--shard",
+                "1/99999999999999999999",
+            ],
+            "the number of parts must be 1..1000000",
+        ),
+    ];
+    for (args, told) in cases {
+        let out = bin().args(args).output().expect("run binary");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(told), "{args:?}: {err}");
+        assert!(!err.contains("4294967295"), "{args:?}: {err}");
+        assert!(!err.contains("not a whole number"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
 #[test]
 fn cli_bad_input_is_one_stderr_line_and_status_2() {
     let missing = temp_file("gone.perft", "");

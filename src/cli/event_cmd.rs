@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use super::output_file::{self, Access};
 use super::{
     CliError, EventArgs, EventCommand, EventDrawArgs, EventFileArgs, EventNewArgs, EventPackArgs,
-    EventPublicArgs, EventVerifyArgs, PaperArg,
+    EventPublicArgs, EventRoundsArgs, EventVerifyArgs, PaperArg,
 };
 use crate::event::{self, Event, EventError, Kind};
 use crate::html::{self, Paper};
@@ -45,6 +45,7 @@ pub fn event(a: &EventArgs) -> Result<ExitCode, CliError> {
         EventCommand::Pack(a) => pack(a),
         EventCommand::Commitment(a) => commitment(a),
         EventCommand::Public(a) => public(a),
+        EventCommand::Rounds(a) => rounds(a),
         EventCommand::Reveal(a) => reveal(a),
         EventCommand::Verify(a) => verify(a),
     }
@@ -230,6 +231,56 @@ fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
             "recorded"
         }
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `event rounds`: change the number of rounds, the file replaced whole
+/// (and kept private) or not at all. A round's start depends on the secret,
+/// the round and the kind alone, not on how many rounds there are, so every
+/// round kept keeps its start, and the commitment stays valid.
+fn rounds(a: &EventRoundsArgs) -> Result<ExitCode, CliError> {
+    if a.file.as_os_str() == "-" {
+        return Err(CliError::Usage(
+            "event rounds writes the number of rounds into the event file: give its name, not '-'"
+                .into(),
+        ));
+    }
+    let mut e = load(&a.file)?;
+    let was = e.rounds;
+    e.set_rounds(a.rounds)?;
+    if was != a.rounds {
+        let text = e.to_file();
+        output_file::write_whole(&a.file, Access::Private, |w: &mut dyn Write| {
+            w.write_all(text.as_bytes())
+                .map_err(|err| output_file::cannot_write(&a.file, &err))
+        })?;
+    }
+    let span = |from: u32, to: u32| {
+        if from == to {
+            format!("round {from}")
+        } else {
+            format!("rounds {from}-{to}")
+        }
+    };
+    let kept = a.rounds.min(was);
+    let change = match a.rounds.cmp(&was) {
+        std::cmp::Ordering::Equal => {
+            format!("the event has {was} rounds already: nothing changed")
+        }
+        std::cmp::Ordering::Greater => format!(
+            "{} added, drawn from the same secret; {} keep their starts; announce the new \
+             number of rounds beside the commitment",
+            span(was + 1, a.rounds),
+            span(1, kept)
+        ),
+        std::cmp::Ordering::Less => format!(
+            "{} removed; {} keep their starts; announce the new number of rounds beside the \
+             commitment",
+            span(a.rounds + 1, was),
+            span(1, kept)
+        ),
+    };
+    eprintln!("{change}");
     Ok(ExitCode::SUCCESS)
 }
 

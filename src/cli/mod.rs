@@ -320,6 +320,7 @@ is not 64 hex digits, a start that is not one).";
 #[command(after_help = PERFT_EXIT_STATUS)]
 pub struct PerftArgs {
     /// Depth in plies (required; after a quoted --fen it may come last).
+    #[arg(value_parser = perft_cmd::depth_arg)]
     pub depth: Option<u32>,
     /// Start position by Scharnagl number.
     #[arg(long, group = "source", allow_negative_numbers = true)]
@@ -467,6 +468,8 @@ pub enum EventCommand {
     Commitment(EventFileArgs),
     /// Record the public part of an event made with --public-part, once it is drawn in public.
     Public(EventPublicArgs),
+    /// Change the number of rounds (a tiebreak round added, an event cut short); every round keeps its start.
+    Rounds(EventRoundsArgs),
     /// After the event: print the secret, every round's start and the command that checks them.
     Reveal(EventFileArgs),
     /// Check published rounds against the commitment and the revealed secret.
@@ -512,6 +515,17 @@ pub struct EventPublicArgs {
     /// The public part as drawn and published, exactly (e.g. "4 2 6 6 1 3 5 2 2 4"; quote it).
     #[arg(allow_hyphen_values = true)]
     pub text: String,
+}
+
+/// `chess960 event rounds FILE N`
+#[derive(Debug, Args)]
+#[command(after_help = COMMAND_EXIT_STATUS)]
+pub struct EventRoundsArgs {
+    /// The event file of `event new`.
+    pub file: PathBuf,
+    /// The new number of rounds, 1..999.
+    #[arg(value_parser = rounds_arg, allow_negative_numbers = true)]
+    pub rounds: u32,
 }
 
 /// `--rounds`: a whole number, its range (1..[`crate::event::MAX_ROUNDS`])

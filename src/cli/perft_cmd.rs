@@ -62,9 +62,7 @@ pub(super) enum Source {
 pub fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
     let (depth, fen) = depth_and_fen(a)?;
     if depth == 0 || depth > MAX_DEPTH {
-        return Err(CliError::Usage(format!(
-            "perft depth {depth} out of range: valid depths are 1..{MAX_DEPTH}"
-        )));
+        return Err(depth_out_of_range(&depth.to_string()));
     }
     let config = PerftConfig {
         threads: a.threads.map_or(0, usize::from),
@@ -185,6 +183,42 @@ fn divide_suite(jobs: &[Job], config: &PerftConfig) -> Result<ExitCode, CliError
     })
 }
 
+/// Why a word is no perft depth.
+#[derive(Debug, PartialEq, Eq)]
+pub enum DepthError {
+    /// Not a whole number at all.
+    NotANumber,
+    /// A whole number too large to hold (far beyond [`MAX_DEPTH`]).
+    TooDeep,
+}
+
+/// A depth as written: a whole number that does not fit is told apart from
+/// a word that is no number, so that `perft 4294967297` is answered with
+/// the depths that are valid, not with the width of an integer type.
+pub fn parse_depth(word: &str) -> Result<u32, DepthError> {
+    match word.parse::<u32>() {
+        Ok(d) => Ok(d),
+        Err(_) if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(DepthError::TooDeep)
+        }
+        Err(_) => Err(DepthError::NotANumber),
+    }
+}
+
+/// The depth argument's parser for clap: its message names the valid depths.
+pub fn depth_arg(word: &str) -> Result<u32, String> {
+    parse_depth(word).map_err(|e| match e {
+        DepthError::TooDeep => format!("out of range: valid depths are 1..{MAX_DEPTH}"),
+        DepthError::NotANumber => "not a whole number (e.g. chess960 perft 5 --idn 518)".into(),
+    })
+}
+
+fn depth_out_of_range(depth: &str) -> CliError {
+    CliError::Usage(format!(
+        "perft depth {depth} out of range: valid depths are 1..{MAX_DEPTH}"
+    ))
+}
+
 fn depth_and_fen(a: &PerftArgs) -> Result<(u32, Option<String>), CliError> {
     let mut words: Vec<&str> = a
         .fen
@@ -221,9 +255,10 @@ fn depth_and_fen(a: &PerftArgs) -> Result<(u32, Option<String>), CliError> {
                 )));
             }
             let last = words.pop().filter(|_| a.fen.is_some());
-            match last.map(|w| (w, w.parse::<u32>())) {
+            match last.map(|w| (w, parse_depth(w))) {
                 Some((_, Ok(d))) => d,
-                Some((w, Err(_))) => {
+                Some((w, Err(DepthError::TooDeep))) => return Err(depth_out_of_range(w)),
+                Some((w, Err(DepthError::NotANumber))) => {
                     return Err(CliError::Usage(format!(
                         "perft needs a DEPTH: '{w}' is not one (e.g. chess960 perft 5 --idn 518)"
                     )))

@@ -55,10 +55,17 @@ impl FromStr for Shard {
         let (k, n) = s
             .split_once('/')
             .ok_or_else(|| format!("'{s}' is not K/N (e.g. 3/8: part 3 of 8)"))?;
+        // A whole number too large to hold is out of range like any other
+        // over the limit, and told so with the range.
         let number = |w: &str| {
-            w.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("'{w}' in '{s}' is not a whole number"))
+            let w = w.trim();
+            w.parse::<usize>().or_else(|_| {
+                if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
+                    Ok(usize::MAX)
+                } else {
+                    Err(format!("'{w}' in '{s}' is not a whole number"))
+                }
+            })
         };
         let (part, parts) = (number(k)?, number(n)?);
         if parts == 0 || parts > MAX_PARTS {
@@ -539,6 +546,15 @@ mod tests {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
         assert!("1/1000001".parse::<Shard>().is_err());
+        // Too large to hold is out of range, not "no number".
+        assert_eq!(
+            "1/99999999999999999999".parse::<Shard>(),
+            Err("'1/99999999999999999999': the number of parts must be 1..1000000".to_owned())
+        );
+        assert_eq!(
+            "99999999999999999999/8".parse::<Shard>(),
+            Err("'99999999999999999999/8': the part must be 1..8".to_owned())
+        );
     }
 
     #[test]
