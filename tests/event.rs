@@ -472,6 +472,43 @@ fn verify_names_the_likely_slip() {
         1,
     );
     assert!(err.contains("without it, it matches"), "{err}");
+    // A secret with an accented letter, published composed (U+00E9) and
+    // typed decomposed (e and U+0301): they look alike and are other bytes.
+    let composed = "une-s\u{e9}ance-secr\u{e8}te-du-club-2026";
+    let decomposed = "une-se\u{301}ance-secre\u{300}te-du-club-2026";
+    let err = fails_with(
+        &[
+            "event",
+            "verify",
+            "--commitment",
+            &chess960::event::commitment(composed),
+            "--secret",
+            decomposed,
+            "--round",
+            "1",
+            "--start",
+            "0",
+        ],
+        1,
+    );
+    assert!(err.contains("beyond ASCII"), "{err}");
+    // An ASCII secret that is simply wrong gets no such hint.
+    let err = fails_with(
+        &[
+            "event",
+            "verify",
+            "--commitment",
+            COMMITMENT,
+            "--secret",
+            "another-secret-for-the-docs-2026",
+            "--round",
+            "1",
+            "--start",
+            "0",
+        ],
+        1,
+    );
+    assert!(!err.contains("ASCII"), "{err}");
     // A wrong start of the right kind gets no such hint.
     let wrong = ((chess960.parse::<u32>().expect("number") + 1) % 960).to_string();
     let err = fails_with(&with(&base, &["--round", "1", "--start", &wrong]), 1);
@@ -1044,9 +1081,56 @@ fn rounds_are_added_and_removed_and_the_others_keep_their_starts() {
         let e = String::from_utf8_lossy(&out.stderr);
         assert!(e.contains("1..999"), "{bad}: {e}");
     }
+    // Nowhere to keep the change: standard input, a descriptor, a pipe.
+    // Before, a descriptor was read, the change written back into it and
+    // reported done; a FIFO blocked the command.
     let e = fails_with(&["event", "rounds", "-", "4"], 2);
-    assert!(e.contains("not '-'"), "{e}");
+    assert!(e.contains("must be a regular file"), "{e}");
+    #[cfg(unix)]
+    {
+        let out = std::process::Command::new(support::binary())
+            .args(["event", "rounds", "/dev/stdin", "6"])
+            .stdin(std::fs::File::open(&file).expect("event file"))
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        if made {
+            let fifo = fifo.to_str().expect("path");
+            for args in [
+                ["event", "rounds", fifo, "6"],
+                ["event", "public", fifo, "1 2"],
+            ] {
+                let e = fails_with(&args, 2);
+                assert!(e.contains("must be a regular file"), "{args:?}: {e}");
+            }
+        }
+    }
     assert_eq!(stdout(&["event", "draw", f]).lines().count(), 4);
+    // One round: the words agree with it.
+    let one = dir.join("one.json");
+    let o = one.to_str().expect("path");
+    stdout(&[
+        "event",
+        "new",
+        "--rounds",
+        "1",
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        o,
+    ]);
+    let said = String::from_utf8_lossy(&run(&["event", "rounds", o, "1"]).stderr).into_owned();
+    assert!(said.contains("has 1 round already"), "{said}");
+    let said = String::from_utf8_lossy(&run(&["event", "rounds", o, "2"]).stderr).into_owned();
+    assert!(
+        said.contains("round 2 added; round 1 keeps its start"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -1183,6 +1183,45 @@ fn a_search_ended_during_a_restart_is_not_sent_after_it() {
     let _ = std::fs::remove_file(&marker);
 }
 
+/// A `go ponder` kept for a restarting engine, and the GUI's `ponderhit`
+/// after it: the clock runs from the `ponderhit`, so the `go` goes out with
+/// the time since then taken off the side to move's clock. Before, it went
+/// out with the clock the GUI gave at `go ponder`, seconds more than it had.
+#[test]
+fn a_ponderhit_during_a_restart_starts_the_kept_clock() {
+    if !python_chess() {
+        return;
+    }
+    let marker = std::env::temp_dir().join(format!("chess960-slow-ponder-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let marker_arg = marker.to_string_lossy().into_owned();
+    let (mut e, log) = logged_faulty_with("ponderhit", &["slow", &marker_arg, "3"]);
+    let mut moves = Vec::new();
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    // The third go: the engine exits and is restarted (3 s).
+    play_checked(&mut e, None, &mut moves, "go movetime 50");
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go ponder wtime 20000 btime 20000");
+    std::thread::sleep(Duration::from_millis(1000));
+    e.send("ponderhit");
+    let (before, _, _) = e.bestmove(REPLY);
+    assert!(!replaced(&before), "{before:?}");
+    // Three moves played: Black is to move, its clock runs.
+    let sent = sent_to_engine(&mut e, &log, "go ponder");
+    let last = sent.last().expect("the go ponder sent");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let btime: u64 = words
+        .iter()
+        .position(|w| *w == "btime")
+        .and_then(|i| words.get(i + 1))
+        .and_then(|w| w.parse().ok())
+        .expect("btime");
+    assert!((10_000..19_500).contains(&btime), "{last}");
+    assert!(last.contains("wtime 20000"), "{last}");
+    let _ = std::fs::remove_file(&marker);
+}
+
 /// An engine restarted in place of one that hung is given the lines the
 /// GUI sent meanwhile after `UCI_Chess960`: a Chess960 position without it
 /// is misread (the test engine answers `0000`).

@@ -207,12 +207,7 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
 /// `event public`: record the public part of an event that awaits one,
 /// the file replaced whole (and kept private) or not at all.
 fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
-    if a.file.as_os_str() == "-" {
-        return Err(CliError::Usage(
-            "event public writes the public part into the event file: give its name, not '-'"
-                .into(),
-        ));
-    }
+    rewritable("event public writes the public part into", &a.file)?;
     let mut e = load(&a.file)?;
     let already = e.public == event::Public::Given(a.text.clone());
     e.record_public(&a.text)?;
@@ -234,17 +229,28 @@ fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// An event file that a command changes in place (`event public`,
+/// `event rounds`) must be one: standard input, another descriptor, a
+/// pipe or a device would be read, written back into nothing (or block
+/// the command), and the change reported though none was kept.
+fn rewritable(what: &str, path: &Path) -> Result<(), CliError> {
+    let named = path.as_os_str() == "-" || output_file::names_a_descriptor(path);
+    if named || fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(CliError::Usage(format!(
+            "{what} the event file, which must be a regular file: '{}' is standard input, \
+             a descriptor, a pipe or a device, where nothing would be kept; give the file's name",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// `event rounds`: change the number of rounds, the file replaced whole
 /// (and kept private) or not at all. A round's start depends on the secret,
 /// the round and the kind alone, not on how many rounds there are, so every
 /// round kept keeps its start, and the commitment stays valid.
 fn rounds(a: &EventRoundsArgs) -> Result<ExitCode, CliError> {
-    if a.file.as_os_str() == "-" {
-        return Err(CliError::Usage(
-            "event rounds writes the number of rounds into the event file: give its name, not '-'"
-                .into(),
-        ));
-    }
+    rewritable("event rounds writes the number of rounds into", &a.file)?;
     let mut e = load(&a.file)?;
     let was = e.rounds;
     e.set_rounds(a.rounds)?;
@@ -255,30 +261,30 @@ fn rounds(a: &EventRoundsArgs) -> Result<ExitCode, CliError> {
                 .map_err(|err| output_file::cannot_write(&a.file, &err))
         })?;
     }
+    // "round 8" or "rounds 8-9", and the verb that agrees with it.
     let span = |from: u32, to: u32| {
         if from == to {
-            format!("round {from}")
+            (format!("round {from}"), "keeps its start")
         } else {
-            format!("rounds {from}-{to}")
+            (format!("rounds {from}-{to}"), "keep their starts")
         }
     };
-    let kept = a.rounds.min(was);
+    let announce = "announce the new number of rounds beside the commitment";
     let change = match a.rounds.cmp(&was) {
-        std::cmp::Ordering::Equal => {
-            format!("the event has {was} rounds already: nothing changed")
+        std::cmp::Ordering::Equal => format!(
+            "the event has {was} round{} already: nothing changed",
+            if was == 1 { "" } else { "s" }
+        ),
+        std::cmp::Ordering::Greater => {
+            let (added, _) = span(was + 1, a.rounds);
+            let (kept, keeps) = span(1, was);
+            format!("{added} added; {kept} {keeps}; {announce}")
         }
-        std::cmp::Ordering::Greater => format!(
-            "{} added, drawn from the same secret; {} keep their starts; announce the new \
-             number of rounds beside the commitment",
-            span(was + 1, a.rounds),
-            span(1, kept)
-        ),
-        std::cmp::Ordering::Less => format!(
-            "{} removed; {} keep their starts; announce the new number of rounds beside the \
-             commitment",
-            span(a.rounds + 1, was),
-            span(1, kept)
-        ),
+        std::cmp::Ordering::Less => {
+            let (removed, _) = span(a.rounds + 1, was);
+            let (kept, keeps) = span(1, a.rounds);
+            format!("{removed} removed; {kept} {keeps}; {announce}")
+        }
     };
     eprintln!("{change}");
     Ok(ExitCode::SUCCESS)
@@ -493,6 +499,14 @@ fn verify(a: &EventVerifyArgs) -> Result<ExitCode, CliError> {
             )),
             EventError::WrongSecret { .. } if padded => CliError::Mismatch(format!(
                 "{e} (the secret has white space at an end, which no secret of `event new` has)"
+            )),
+            // Letters that look alike may be other bytes: an accented letter
+            // composed (one character) or decomposed (a letter and a
+            // combining accent), as keyboards, systems and copies differ.
+            EventError::WrongSecret { .. } if !a.secret.is_ascii() => CliError::Mismatch(format!(
+                "{e} (the secret has characters beyond ASCII, and its exact bytes are hashed: \
+                 an accented letter typed as one character or as a letter and an accent looks \
+                 the same but is other bytes; copy the secret as it was published)"
             )),
             other => other.into(),
         }

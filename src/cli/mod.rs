@@ -468,7 +468,7 @@ pub enum EventCommand {
     Commitment(EventFileArgs),
     /// Record the public part of an event made with --public-part, once it is drawn in public.
     Public(EventPublicArgs),
-    /// Change the number of rounds (a tiebreak round added, an event cut short); every round keeps its start.
+    /// Change the number of rounds (a tiebreak round added, an event cut short); every round kept keeps its start.
     Rounds(EventRoundsArgs),
     /// After the event: print the secret, every round's start and the command that checks them.
     Reveal(EventFileArgs),

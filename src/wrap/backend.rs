@@ -388,13 +388,41 @@ impl Backend {
             i += 1;
             keep
         });
+        // A `go perft` is no search a `stop` ends (one sent during a
+        // count is never passed on): every `stop` kept is a search's.
         let mut after_go = false;
         kept.retain(|k| {
-            if k.line.starts_with("go") {
+            if is_go(k) {
                 after_go = true;
             }
             after_go || (k.line != "stop" && k.line != "ponderhit")
         });
+    }
+
+    /// The GUI's `ponderhit` for a `go ponder` still kept (for the
+    /// handshake or a hold): the search's clock runs from now, so the time
+    /// until the `go` goes out is taken off `field` of it, as for any kept
+    /// `go` (it went out with the clock the GUI had given at `go ponder`).
+    pub fn ponderhit_kept(&mut self, field: Option<&'static str>) {
+        let Some(field) = field else {
+            return;
+        };
+        // Lines kept for the handshake came before those of a hold begun
+        // during it: the last `go` is the hold's, if it has one.
+        let kept = self
+            .waiting
+            .iter_mut()
+            .chain(self.held.iter_mut())
+            .flatten();
+        let last_go = kept
+            .filter(|k| k.line.starts_with("go") && !k.line.starts_with("go perft"))
+            .last();
+        if let Some(k) = last_go {
+            if k.clock.is_none() && k.line.split_whitespace().any(|w| w == "ponder") {
+                k.clock = Some(field);
+                k.at = Instant::now();
+            }
+        }
     }
 
     /// Give what [`Backend::hold`] kept to `next`, the engine started in
@@ -669,6 +697,48 @@ pub fn spend(line: &str, field: &str, ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines kept for an engine in its handshake, once the front-end
+    /// answered its searches: no `go` of those searches, no `stop` that
+    /// ended one (a `go perft` before it is no search it ends), the open
+    /// search's `go` alone; and a `ponderhit` starts that one's clock.
+    #[cfg(unix)]
+    #[test]
+    fn answered_searches_leave_nothing_for_a_starting_engine() {
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let log = Log::open(None).expect("no log");
+        let command = ["sleep".to_owned(), "30".to_owned()];
+        let mut b = Backend::spawn(&command, 1, &tx, &log).expect("started");
+        for line in [
+            "position startpos",
+            "go perft 1",
+            "go movetime 3000",
+            "stop",
+            "position startpos moves e2e4",
+            "go infinite",
+            "stop",
+            "go ponder wtime 5000 btime 5000",
+        ] {
+            b.send(line, &log);
+        }
+        b.drop_kept_gos(true);
+        b.ponderhit_kept(Some("btime"));
+        let kept: Vec<(String, Option<&str>)> = b
+            .waiting
+            .iter()
+            .flatten()
+            .filter(|k| k.line.starts_with("go") || k.line == "stop")
+            .map(|k| (k.line.clone(), k.clock))
+            .collect();
+        b.kill();
+        assert_eq!(
+            kept,
+            [
+                ("go perft 1".to_owned(), None),
+                ("go ponder wtime 5000 btime 5000".to_owned(), Some("btime")),
+            ]
+        );
+    }
 
     #[test]
     fn waiting_time_is_taken_off_the_running_clock() {

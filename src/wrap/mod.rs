@@ -640,6 +640,10 @@ impl Front {
                     s.go.ponder = false;
                     s.started = Instant::now();
                     s.deadline = deadline(&s.go, s.game.position(), s.started, margin);
+                    let field = running_field(&s.go, s.game.position());
+                    if let Some(b) = self.backend.as_mut() {
+                        b.ponderhit_kept(field);
+                    }
                 }
                 self.give_early_answer();
                 self.answer_without_engine();
