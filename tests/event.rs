@@ -476,38 +476,21 @@ fn verify_names_the_likely_slip() {
     // typed decomposed (e and U+0301): they look alike and are other bytes.
     let composed = "une-s\u{e9}ance-secr\u{e8}te-du-club-2026";
     let decomposed = "une-se\u{301}ance-secre\u{300}te-du-club-2026";
-    let err = fails_with(
-        &[
-            "event",
-            "verify",
-            "--commitment",
-            &chess960::event::commitment(composed),
-            "--secret",
-            decomposed,
-            "--round",
-            "1",
-            "--start",
-            "0",
-        ],
-        1,
-    );
+    // Round 1 checked with `secret` against `commitment`; the error line.
+    let wrong_secret = |commitment: &str, secret: &str| {
+        let args = ["--commitment", commitment, "--secret", secret];
+        fails_with(
+            &with(
+                &["event", "verify"],
+                &with(&args, &["--round", "1", "--start", "0"]),
+            ),
+            1,
+        )
+    };
+    let err = wrong_secret(&chess960::event::commitment(composed), decomposed);
     assert!(err.contains("beyond ASCII"), "{err}");
     // An ASCII secret that is simply wrong gets no such hint.
-    let err = fails_with(
-        &[
-            "event",
-            "verify",
-            "--commitment",
-            COMMITMENT,
-            "--secret",
-            "another-secret-for-the-docs-2026",
-            "--round",
-            "1",
-            "--start",
-            "0",
-        ],
-        1,
-    );
+    let err = wrong_secret(COMMITMENT, "another-secret-for-the-docs-2026");
     assert!(!err.contains("ASCII"), "{err}");
     // A wrong start of the right kind gets no such hint.
     let wrong = ((chess960.parse::<u32>().expect("number") + 1) % 960).to_string();
@@ -1011,10 +994,6 @@ fn event_new_refuses_what_would_give_the_rounds_away() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An event with a public part: no starts until the part is recorded, the
-/// part fixed once recorded, the starts those of secret and part together
-/// (the docs' derivation, as Python computes it there), and the check
-/// `reveal` prints passes only with the part.
 /// A round added for a tiebreak (or an event cut short): every round kept
 /// keeps its start, the commitment stays, and the file stays its owner's.
 #[test]
@@ -1133,6 +1112,10 @@ fn rounds_are_added_and_removed_and_the_others_keep_their_starts() {
     );
 }
 
+/// An event with a public part: no starts until the part is recorded, the
+/// part fixed once recorded, the starts those of secret and part together
+/// (the docs' derivation, as Python computes it there), and the check
+/// `reveal` prints passes only with the part.
 #[test]
 fn a_public_part_is_awaited_recorded_once_and_checked() {
     let dir = support::temp_dir("event-public");

@@ -1142,6 +1142,23 @@ fn a_search_answered_during_a_restart_never_reaches_the_engine() {
     let _ = std::fs::remove_file(&marker);
 }
 
+/// The `slow` test engine behind `wrap --log` (named after `tag`), whose
+/// restarts take `seconds`, with the two moves it plays before its third
+/// `go` (at which it exits) played; its marker file comes back, to remove.
+fn slow_before_third_go(
+    tag: &str,
+    seconds: &str,
+) -> (Engine, std::path::PathBuf, std::path::PathBuf, Vec<String>) {
+    let marker = std::env::temp_dir().join(format!("chess960-slow-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let marker_arg = marker.to_string_lossy().into_owned();
+    let (mut e, log) = logged_faulty_with(tag, &["slow", &marker_arg, seconds]);
+    let mut moves = Vec::new();
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    (e, log, marker, moves)
+}
+
 /// A search the GUI ended while the engine started in place of a failed
 /// one was still starting is answered by the front-end, and neither its
 /// `go` nor the `stop` that ended it reach the new engine after its
@@ -1152,13 +1169,7 @@ fn a_search_ended_during_a_restart_is_not_sent_after_it() {
     if !python_chess() {
         return;
     }
-    let marker = std::env::temp_dir().join(format!("chess960-slow-ended-{}", std::process::id()));
-    let _ = std::fs::remove_file(&marker);
-    let marker_arg = marker.to_string_lossy().into_owned();
-    let (mut e, log) = logged_faulty_with("ended", &["slow", &marker_arg, "4"]);
-    let mut moves = Vec::new();
-    play_checked(&mut e, None, &mut moves, "go movetime 1000");
-    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    let (mut e, log, marker, mut moves) = slow_before_third_go("ended", "4");
     // The third go: the engine exits, and the open search waits for the
     // engine started in its place (4 s) until the GUI ends it.
     e.send(&format!("position startpos moves {}", moves.join(" ")));
@@ -1192,13 +1203,7 @@ fn a_ponderhit_during_a_restart_starts_the_kept_clock() {
     if !python_chess() {
         return;
     }
-    let marker = std::env::temp_dir().join(format!("chess960-slow-ponder-{}", std::process::id()));
-    let _ = std::fs::remove_file(&marker);
-    let marker_arg = marker.to_string_lossy().into_owned();
-    let (mut e, log) = logged_faulty_with("ponderhit", &["slow", &marker_arg, "3"]);
-    let mut moves = Vec::new();
-    play_checked(&mut e, None, &mut moves, "go movetime 1000");
-    play_checked(&mut e, None, &mut moves, "go movetime 1000");
+    let (mut e, log, marker, mut moves) = slow_before_third_go("ponder", "3");
     // The third go: the engine exits and is restarted (3 s).
     play_checked(&mut e, None, &mut moves, "go movetime 50");
     e.send(&format!("position startpos moves {}", moves.join(" ")));
