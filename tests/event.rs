@@ -1090,6 +1090,10 @@ fn rounds_are_added_and_removed_and_the_others_keep_their_starts() {
         }
     }
     assert_eq!(stdout(&["event", "draw", f]).lines().count(), 4);
+    // A folder is named as what it is, as every command that reads the
+    // file names it.
+    let e = fails_with(&["event", "rounds", dir.to_str().expect("path"), "6"], 1);
+    assert!(e.contains("cannot read event file"), "{e}");
     // One round: the words agree with it.
     let one = dir.join("one.json");
     let o = one.to_str().expect("path");

@@ -235,7 +235,8 @@ fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
 /// the command), and the change reported though none was kept.
 fn rewritable(what: &str, path: &Path) -> Result<(), CliError> {
     let named = path.as_os_str() == "-" || output_file::names_a_descriptor(path);
-    if named || fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+    // A folder is left to the reading, which names it as one.
+    if named || fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         return Err(CliError::Usage(format!(
             "{what} the event file, which must be a regular file: '{}' is standard input, \
              a descriptor, a pipe or a device, where nothing would be kept; give the file's name",
