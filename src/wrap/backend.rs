@@ -70,6 +70,13 @@ struct Kept {
     clock: Option<&'static str>,
 }
 
+impl Kept {
+    /// A `go` that starts a search: a `go perft` is a count, no search.
+    fn is_search_go(&self) -> bool {
+        self.line.starts_with("go") && !self.line.starts_with("go perft")
+    }
+}
+
 /// A running engine and what its handshake declared.
 pub struct Backend {
     child: Child,
@@ -375,7 +382,7 @@ impl Backend {
         let Some(kept) = self.held.as_mut().or(self.waiting.as_mut()) else {
             return;
         };
-        let is_go = |k: &Kept| k.line.starts_with("go") && !k.line.starts_with("go perft");
+        let is_go = Kept::is_search_go;
         let last = if keep_last {
             kept.iter().rposition(is_go)
         } else {
@@ -414,9 +421,7 @@ impl Backend {
             .iter_mut()
             .chain(self.held.iter_mut())
             .flatten();
-        let last_go = kept
-            .filter(|k| k.line.starts_with("go") && !k.line.starts_with("go perft"))
-            .last();
+        let last_go = kept.filter(|k| k.is_search_go()).last();
         if let Some(k) = last_go {
             if k.clock.is_none() && k.line.split_whitespace().any(|w| w == "ponder") {
                 k.clock = Some(field);
