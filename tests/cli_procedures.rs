@@ -152,6 +152,11 @@ fn bad_input_is_one_line_and_status_2() {
     assert!(e.contains("character 10 of the word, 'X'"), "{e}");
     let e = fails(&["roll", "bodlaender-die", "7"]);
     assert!(e.contains("outcome 1 '7'"), "{e}");
+    // So is a face a die does not have, inside a word of faces.
+    let e = fails(&["roll", "bodlaender-die", "23723"]);
+    assert!(e.contains("character 3 of the word, '7'"), "{e}");
+    let e = fails(&["roll", "rovida-die", "2", "2370"]);
+    assert!(e.contains("character 3 of the word, '7'"), "{e}");
     fails(&["roll", "bodlaender-die", "1", "1", "1", "1", "1", "1"]);
     fails(&["roll", "placement", "B@c1", "B@e1"]);
     fails(&["roll", "boulina", "5", "5"]);
@@ -288,8 +293,9 @@ fn html_without_explain_is_refused_everywhere() {
 }
 
 /// A die's or a d20's value out of range is named as a value, not as a
-/// word with a bad character (a die reads no words: `10` is not a 1 then
-/// a 0); procedures that read words name the character.
+/// word with a bad character (`10` may be meant as ten, not a 1 then a 0;
+/// a word of three faces or more is rolls typed together, and its bad
+/// face is named); procedures that read words name the character.
 #[test]
 fn an_out_of_range_value_is_not_a_bad_character() {
     for (args, culprit) in [

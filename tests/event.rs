@@ -1116,6 +1116,51 @@ fn rounds_are_added_and_removed_and_the_others_keep_their_starts() {
     );
 }
 
+/// Two changes to one event file made at the same moment (the public part
+/// recorded while the number of rounds is changed): the second waits for
+/// the first and makes its change on top of it, so both are kept. Before,
+/// each read the same file and the last to write lost the other's change,
+/// though both reported success.
+#[test]
+fn changes_made_at_the_same_moment_are_both_kept() {
+    let dir = support::temp_dir("event-together");
+    for attempt in 0..12 {
+        let file = dir.join(format!("event{attempt}.json"));
+        let f = file.to_str().expect("path");
+        stdout(&[
+            "event",
+            "new",
+            "--rounds",
+            "3",
+            "--public-part",
+            "--secret",
+            TEST_SECRET,
+            "-o",
+            f,
+        ]);
+        let start = |args: &[&str]| {
+            std::process::Command::new(support::binary())
+                .args(args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start chess960")
+        };
+        let both = [
+            start(&["event", "public", f, PUBLIC]),
+            start(&["event", "rounds", f, "6"]),
+        ];
+        for child in both {
+            let out = child.wait_with_output().expect("wait");
+            assert!(out.status.success(), "{out:?}");
+        }
+        // The public part is recorded (the starts can be drawn) and the
+        // event has six rounds.
+        let drawn = stdout(&["event", "draw", f]);
+        assert_eq!(drawn.lines().count(), 6, "attempt {attempt}: {drawn}");
+    }
+}
+
 /// An event with a public part: no starts until the part is recorded, the
 /// part fixed once recorded, the starts those of secret and part together
 /// (the docs' derivation, as Python computes it there), and the check

@@ -208,6 +208,7 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
 /// the file replaced whole (and kept private) or not at all.
 fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
     rewritable("event public writes the public part into", &a.file)?;
+    let _held = hold(&a.file);
     let mut e = load(&a.file)?;
     let already = e.public == event::Public::Given(a.text.clone());
     e.record_public(&a.text)?;
@@ -246,12 +247,49 @@ fn rewritable(what: &str, path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Hold an event file that a command is about to change (`event public`,
+/// `event rounds`) until it has replaced it: a second command run at the
+/// same moment waits, then reads the file the first one wrote, and its
+/// change is made on top of it. Without this each read the same file and
+/// the last to write lost the other's change, though both said it was
+/// made. The lock is the operating system's advisory one on the file
+/// itself (no lock file is left behind); the replacement is a new file
+/// under the same name, so a command that waited on the one replaced
+/// takes the lock again on the new one. `None` where the file cannot be
+/// opened or locked (the reading then names what is wrong, or the change
+/// is made unheld on a file system without locks).
+fn hold(path: &Path) -> Option<fs::File> {
+    loop {
+        let file = fs::File::open(path).ok()?;
+        file.lock().ok()?;
+        if same_file(&file.metadata().ok()?, &fs::metadata(path).ok()?) {
+            return Some(file);
+        }
+        // Replaced while this command waited: the change is in the file
+        // now under the name.
+    }
+}
+
+/// Whether two metadata are of one file (device and inode).
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Elsewhere the file is taken as the one held.
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    true
+}
+
 /// `event rounds`: change the number of rounds, the file replaced whole
 /// (and kept private) or not at all. A round's start depends on the secret,
 /// the round and the kind alone, not on how many rounds there are, so every
 /// round kept keeps its start, and the commitment stays valid.
 fn rounds(a: &EventRoundsArgs) -> Result<ExitCode, CliError> {
     rewritable("event rounds writes the number of rounds into", &a.file)?;
+    let _held = hold(&a.file);
     let mut e = load(&a.file)?;
     let was = e.rounds;
     e.set_rounds(a.rounds)?;

@@ -76,6 +76,19 @@ pub fn split_faces(token: &str, sides: u32) -> Vec<String> {
     }
 }
 
+/// The faces a typed word is made of, one a character, for naming the
+/// one that does not read (`23723`: character 3, '7'): on a die whose
+/// faces are single digits a word of three characters or more is rolls
+/// typed together. Two (`10`, `17`) may be a number meant as one value,
+/// named as typed; a die with faces of two digits keeps the word whole.
+pub fn face_units(word: &str, sides: u32) -> Vec<String> {
+    if sides <= 9 && word.chars().count() >= 3 {
+        word.chars().map(String::from).collect()
+    } else {
+        vec![word.to_string()]
+    }
+}
+
 /// Every face of a `sides`-sided die, each with weight 1.
 pub fn all_faces(sides: u32) -> Vec<(Outcome, u64)> {
     (1..=sides).map(|n| (Outcome::Number(n), 1)).collect()
@@ -148,6 +161,10 @@ impl Procedure for BodlaenderDie {
 
     fn split(&self, token: &str) -> Vec<String> {
         split_faces(token, 6)
+    }
+
+    fn units(&self, word: &str) -> Vec<String> {
+        face_units(word, 6)
     }
 
     fn parse(&self, _s: &State, token: &str) -> Result<Outcome, String> {

@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 
 use shakmaty::Role;
 
-use super::bodlaender::{all_faces, parse_face, split_faces};
+use super::bodlaender::{all_faces, face_units, parse_face, split_faces};
 use super::framework::{square_name, Effect, Outcome, Procedure, Request, Status};
 use super::rank::{is_dark, Partial};
 use crate::numbering::{all_back_ranks, BackRank};
@@ -299,6 +299,10 @@ impl Procedure for RovidaDie {
 
     fn split(&self, token: &str) -> Vec<String> {
         split_faces(token, 6)
+    }
+
+    fn units(&self, word: &str) -> Vec<String> {
+        face_units(word, 6)
     }
 
     fn parse(&self, _s: &State, token: &str) -> Result<Outcome, String> {
