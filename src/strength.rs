@@ -35,14 +35,15 @@ pub const ELO_DEFAULT: i64 = 2000;
 
 /// The level whose node budget is [`ANCHOR_NODES`].
 pub const ANCHOR_ELO: f64 = 1500.0;
-/// Nodes per move at [`ANCHOR_ELO`]: about depth 4, where the engine
-/// played even with Stockfish 15.1 at `UCI_Elo` 1500 in the calibration
-/// matches (docs/strength.md).
-pub const ANCHOR_NODES: f64 = 2900.0;
+/// Nodes per move at [`ANCHOR_ELO`]: about depth 4. 2,900 nodes suited
+/// the networks before king buckets; with them 2,900 scored 65% against
+/// Stockfish 15.1 at `UCI_Elo` 1500 and 2,000 62.5% (docs/strength.md),
+/// so the margin below took the rest.
+pub const ANCHOR_NODES: f64 = 2000.0;
 /// Elo per doubling of the node budget. Against Stockfish's scale a
 /// doubling is worth less than self-play suggests: 29,000 nodes still
 /// scored only 20% against `UCI_Elo` 2000 in the calibration screens, so
-/// the budget grows fast (2,900 nodes at 1500, about 93,000 at 2000).
+/// the budget grows fast (2,000 nodes at 1500, 64,000 at 2000).
 pub const ELO_PER_DOUBLING: f64 = 100.0;
 /// Never fewer nodes than this: the search must finish a few iterations
 /// so that the candidates' scores mean something.
@@ -55,16 +56,18 @@ pub const CANDIDATES: usize = 4;
 /// games, far below the one-line engine's strength).
 pub const ONE_LINE_ELO: i64 = 2400;
 /// Nodes per move at [`ONE_LINE_ELO`], doubling every
-/// [`ELO_PER_DOUBLING`] from there: 400,000 at 2500, about 800,000 just
+/// [`ELO_PER_DOUBLING`] from there: 100,000 at 2500, about 200,000 just
 /// under [`ELO_MAX`]. The first curve gave 2500 about three million nodes,
 /// more than the clock of 5+0.05 lets the search reach, so 2500 played at
 /// full strength there, rose with every gain of the engine (63.5% against
 /// Stockfish 15.1 at `UCI_Elo` 2500) and would have been stronger still
-/// at a slower clock. 400,000 binds only where the engine would think
-/// longest at 5+0.05 (its moves there take 0.07 s at the median, 0.22 s at
-/// the 90th percentile), and those moves are worth much: 200,000 at 2500
-/// scored 37% and 80,000 26% (docs/strength.md).
-pub const ONE_LINE_NODES: f64 = 200_000.0;
+/// at a slower clock. A budget binds first where the engine would think
+/// longest (at 5+0.05 its moves take 0.07 s at the median, 0.22 s at the
+/// 90th percentile), and those moves are worth much. Each network moves
+/// the curve: before king buckets 400,000 nodes at 2500 scored 54-61%,
+/// 200,000 37%; with them 400,000 scored 75.5%, 200,000 67.5% and
+/// 100,000 54.5% (docs/strength.md).
+pub const ONE_LINE_NODES: f64 = 50_000.0;
 
 /// Root lines to search at `elo`.
 pub fn candidates(elo: i64) -> usize {
@@ -74,11 +77,13 @@ pub fn candidates(elo: i64) -> usize {
         CANDIDATES
     }
 }
-/// Score margin (centipawns) per 1000 Elo below [`ELO_MAX`]: 60 cp at
-/// 1500, 33 cp at 2000, 5 cp at 2500. The margin is a strong lever: at
-/// 2,900 nodes, 33 cp scored 77.5% against `UCI_Elo` 1500 and 66 cp 52.5%
-/// in the calibration matches.
-const MARGIN_CP_PER_1000_ELO: i32 = 55;
+/// Score margin (centipawns) per 1000 Elo below [`ELO_MAX`]: 77 cp at
+/// 1500, 42 cp at 2000 (the one-line levels from 2400 have no choice to
+/// make). The margin is a strong lever: at 2,900 nodes, 33 cp scored 77.5%
+/// against `UCI_Elo` 1500 and 66 cp 52.5% in the first calibration; with
+/// the king-bucket network at 64,000 nodes, 33 cp scored 60.6% against
+/// `UCI_Elo` 2000 (52 games) and 42 cp 43.3% (docs/strength.md).
+const MARGIN_CP_PER_1000_ELO: i32 = 70;
 
 /// The node budget per move at `elo`; `None` at [`ELO_MAX`], which is
 /// full strength (the clock alone limits the search).
