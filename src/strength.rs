@@ -82,7 +82,7 @@ pub fn candidates(elo: i64) -> usize {
 /// make). The margin is a strong lever: at 2,900 nodes, 33 cp scored 77.5%
 /// against `UCI_Elo` 1500 and 66 cp 52.5% in the first calibration; with
 /// the king-bucket network at 64,000 nodes, 33 cp scored 60.6% against
-/// `UCI_Elo` 2000 (52 games) and 42 cp 43.3% (docs/strength.md).
+/// `UCI_Elo` 2000 (52 games) and 42 cp 43.0% (docs/strength.md).
 const MARGIN_CP_PER_1000_ELO: i32 = 70;
 
 /// The node budget per move at `elo`; `None` at [`ELO_MAX`], which is
