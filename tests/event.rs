@@ -33,6 +33,23 @@ fn fails_with(args: &[&str], code: i32) -> String {
     err
 }
 
+/// `event new` into `file` with the tests' secret, `rounds` rounds and
+/// `extra` arguments; returns what it prints (the commitment).
+fn new_event(file: &str, rounds: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "event",
+        "new",
+        "--rounds",
+        rounds,
+        "--secret",
+        TEST_SECRET,
+        "-o",
+        file,
+    ];
+    args.extend_from_slice(extra);
+    stdout(&args)
+}
+
 fn run_python(program: &str) -> String {
     let out = support::python3_ok(&[OsStr::new("-c"), OsStr::new(program)]);
     String::from_utf8(out.stdout).expect("UTF-8")
@@ -914,16 +931,7 @@ fn odd_paths_and_numbers_are_named() {
     assert!(!err.contains("--force"), "{err}");
     let file = dir.join("event.json");
     let f = file.to_str().expect("path");
-    stdout(&[
-        "event",
-        "new",
-        "--rounds",
-        "3",
-        "--secret",
-        TEST_SECRET,
-        "-o",
-        f,
-    ]);
+    new_event(f, "3", &[]);
     #[cfg(unix)]
     {
         let err = fails_with(&["event", "draw", "/dev/zero"], 1);
@@ -1001,16 +1009,7 @@ fn rounds_are_added_and_removed_and_the_others_keep_their_starts() {
     let dir = support::temp_dir("event-rounds");
     let file = dir.join("event.json");
     let f = file.to_str().expect("path");
-    let commitment = stdout(&[
-        "event",
-        "new",
-        "--rounds",
-        "3",
-        "--secret",
-        TEST_SECRET,
-        "-o",
-        f,
-    ]);
+    let commitment = new_event(f, "3", &[]);
     let before = stdout(&["event", "draw", f]);
     let out = run(&["event", "rounds", f, "5"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -1127,17 +1126,7 @@ fn changes_made_at_the_same_moment_are_both_kept() {
     for attempt in 0..12 {
         let file = dir.join(format!("event{attempt}.json"));
         let f = file.to_str().expect("path");
-        stdout(&[
-            "event",
-            "new",
-            "--rounds",
-            "3",
-            "--public-part",
-            "--secret",
-            TEST_SECRET,
-            "-o",
-            f,
-        ]);
+        new_event(f, "3", &["--public-part"]);
         let start = |args: &[&str]| {
             std::process::Command::new(support::binary())
                 .args(args)
