@@ -34,7 +34,8 @@
 //!   kept with the accumulator as its [`View`]). A king move that changes
 //!   a side's view makes that side's sum anew, from the sum last made for
 //!   that view ([`SumCache`]); every other move updates it as above. One
-//!   copy, never mirrored, is the plain network (the committed one).
+//!   copy, never mirrored, is the plain network; the committed one has
+//!   four copies, mirrored (the `k4` layout of [`KING_LAYOUTS`]).
 //! * The output layer may come in [`BUCKETS`] copies ("output buckets"),
 //!   one chosen by the number of pieces on the board ([`bucket`]): the
 //!   first layer is shared, and each stage of the game (a full board, a
