@@ -207,9 +207,7 @@ fn new(a: &EventNewArgs) -> Result<ExitCode, CliError> {
 /// `event public`: record the public part of an event that awaits one,
 /// the file replaced whole (and kept private) or not at all.
 fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
-    rewritable("event public writes the public part into", &a.file)?;
-    let _held = hold(&a.file);
-    let mut e = load(&a.file)?;
+    let (_held, mut e) = load_to_change("event public writes the public part into", &a.file)?;
     let already = e.public == event::Public::Given(a.text.clone());
     e.record_public(&a.text)?;
     if !already {
@@ -245,6 +243,15 @@ fn rewritable(what: &str, path: &Path) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// The event file a command changes in place: checked to be one
+/// ([`rewritable`]), held against another change ([`hold`]) for as long
+/// as the returned file lives, and read.
+fn load_to_change(what: &str, path: &Path) -> Result<(Option<fs::File>, Event), CliError> {
+    rewritable(what, path)?;
+    let held = hold(path);
+    Ok((held, load(path)?))
 }
 
 /// Hold an event file that a command is about to change (`event public`,
@@ -288,9 +295,7 @@ fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
 /// the round and the kind alone, not on how many rounds there are, so every
 /// round kept keeps its start, and the commitment stays valid.
 fn rounds(a: &EventRoundsArgs) -> Result<ExitCode, CliError> {
-    rewritable("event rounds writes the number of rounds into", &a.file)?;
-    let _held = hold(&a.file);
-    let mut e = load(&a.file)?;
+    let (_held, mut e) = load_to_change("event rounds writes the number of rounds into", &a.file)?;
     let was = e.rounds;
     e.set_rounds(a.rounds)?;
     if was != a.rounds {
