@@ -211,11 +211,7 @@ fn public(a: &EventPublicArgs) -> Result<ExitCode, CliError> {
     let already = e.public == event::Public::Given(a.text.clone());
     e.record_public(&a.text)?;
     if !already {
-        let text = e.to_file();
-        output_file::write_whole(&a.file, Access::Private, |w: &mut dyn Write| {
-            w.write_all(text.as_bytes())
-                .map_err(|err| output_file::cannot_write(&a.file, &err))
-        })?;
+        write_back(&a.file, &e)?;
     }
     eprintln!(
         "public part {}: publish it beside the commitment; the starts are fixed now",
@@ -252,6 +248,17 @@ fn load_to_change(what: &str, path: &Path) -> Result<(Option<fs::File>, Event), 
     rewritable(what, path)?;
     let held = hold(path);
     Ok((held, load(path)?))
+}
+
+/// Write a changed event back to its file, replaced whole (and kept
+/// private: it holds the secret) or not at all, so that a failed write
+/// leaves the file as it was.
+fn write_back(path: &Path, e: &Event) -> Result<(), CliError> {
+    let text = e.to_file();
+    output_file::write_whole(path, Access::Private, |w: &mut dyn Write| {
+        w.write_all(text.as_bytes())
+            .map_err(|err| output_file::cannot_write(path, &err))
+    })
 }
 
 /// Hold an event file that a command is about to change (`event public`,
@@ -299,11 +306,7 @@ fn rounds(a: &EventRoundsArgs) -> Result<ExitCode, CliError> {
     let was = e.rounds;
     e.set_rounds(a.rounds)?;
     if was != a.rounds {
-        let text = e.to_file();
-        output_file::write_whole(&a.file, Access::Private, |w: &mut dyn Write| {
-            w.write_all(text.as_bytes())
-                .map_err(|err| output_file::cannot_write(&a.file, &err))
-        })?;
+        write_back(&a.file, &e)?;
     }
     // "round 8" or "rounds 8-9", and the verb that agrees with it.
     let span = |from: u32, to: u32| {
@@ -480,7 +483,7 @@ fn reveal(a: &EventFileArgs) -> Result<ExitCode, CliError> {
 /// A claimed start as typed: a number, or a back rank or FEN.
 fn claimed(text: &str, kind: Kind) -> Result<u32, CliError> {
     let t = text.trim();
-    let number = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let number = crate::whole_number::digits_only(t);
     Ok(match (kind, number) {
         (Kind::Chess960, true) => startpos::parse_number(t).map_err(|e| {
             // A DFRC number checked as Chess960: say what is missing.
