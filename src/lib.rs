@@ -60,4 +60,5 @@ pub mod startpos;
 pub mod strength;
 pub mod uci;
 pub mod uci_client;
+pub mod whole_number;
 pub mod wrap;

@@ -432,7 +432,7 @@ pub enum NumberError {
 /// [`NumberError`] with the text as typed.
 pub fn number_below(text: &str, count: u32) -> Result<u32, NumberError> {
     let t = text.trim();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+    if !crate::whole_number::digits_only(t) {
         return Err(NumberError::NotANumber(t.to_owned()));
     }
     match t.parse::<u64>() {

@@ -34,6 +34,7 @@ use crate::perft::runner::{self, Job, JobResult, Summary};
 use crate::perft::suite::{self, SuiteEntry};
 use crate::perft::{Perft, PerftConfig};
 use crate::startpos;
+use crate::whole_number::{self, WholeError};
 
 /// Deepest depth accepted (far beyond anything that finishes; the hash
 /// table stores depths up to 63).
@@ -196,13 +197,10 @@ pub enum DepthError {
 /// a word that is no number, so that `perft 4294967297` is answered with
 /// the depths that are valid, not with the width of an integer type.
 pub fn parse_depth(word: &str) -> Result<u32, DepthError> {
-    match word.parse::<u32>() {
-        Ok(d) => Ok(d),
-        Err(_) if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => {
-            Err(DepthError::TooDeep)
-        }
-        Err(_) => Err(DepthError::NotANumber),
-    }
+    whole_number::parse(word).map_err(|e| match e {
+        WholeError::TooLarge => DepthError::TooDeep,
+        WholeError::NotANumber => DepthError::NotANumber,
+    })
 }
 
 /// The depth argument's parser for clap: its message names the valid depths.

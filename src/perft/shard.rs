@@ -20,6 +20,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::checksum::Fnv1a;
+use crate::whole_number::{self, WholeError};
 
 /// Which part of how many: `K/N`, `1 <= K <= N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,13 +60,11 @@ impl FromStr for Shard {
         // over the limit, and told so with the range.
         let number = |w: &str| {
             let w = w.trim();
-            w.parse::<usize>().or_else(|_| {
-                if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
-                    Ok(usize::MAX)
-                } else {
-                    Err(format!("'{w}' in '{s}' is not a whole number"))
-                }
-            })
+            match whole_number::parse::<usize>(w) {
+                Ok(n) => Ok(n),
+                Err(WholeError::TooLarge) => Ok(usize::MAX),
+                Err(WholeError::NotANumber) => Err(format!("'{w}' in '{s}' is not a whole number")),
+            }
         };
         let (part, parts) = (number(k)?, number(n)?);
         if parts == 0 || parts > MAX_PARTS {

@@ -288,7 +288,7 @@ fn parse_epd<'a>(
                 entry.id = operand.trim_matches('"').to_owned();
             } else if let Some(d) = code
                 .strip_prefix(['D', 'd'])
-                .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                .filter(|d| crate::whole_number::digits_only(d))
             {
                 // `D5` is a depth; other operations (`dm 3`, `draw_offer`)
                 // are not this file's business and are skipped.

@@ -12,6 +12,8 @@
 
 use std::fmt;
 
+use crate::whole_number::digits_only;
+
 /// One command from the GUI.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -569,12 +571,6 @@ fn count<T: Count>(text: &str) -> Option<T> {
     text.parse()
         .ok()
         .or_else(|| digits_only(text.strip_prefix('+').unwrap_or(text)).then_some(T::MAX))
-}
-
-/// Whether `text` is one or more ASCII digits and nothing else: a whole
-/// number however large, once its sign is taken off.
-pub(crate) fn digits_only(text: &str) -> bool {
-    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A time in milliseconds: a whole number, or a decimal one (`2000.5`,

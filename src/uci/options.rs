@@ -139,7 +139,7 @@ fn read_value(name: &str, kind: Kind, value: Option<&str>) -> Result<Value, Stri
             let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
             let n: i64 = v.trim().parse().map_err(|_| {
                 let t = v.trim();
-                if super::command::digits_only(t.strip_prefix(['+', '-']).unwrap_or(t)) {
+                if crate::whole_number::digits_only(t.strip_prefix(['+', '-']).unwrap_or(t)) {
                     // A whole number all the same, beyond what any spin holds.
                     format!("option {name}: {t} out of range {min}..{max}")
                 } else {

@@ -1632,10 +1632,7 @@ fn is_protocol_or_count(line: &str) -> bool {
         || matches!(first, "copyprotection" | "registration")
         || line.starts_with("Nodes searched:")
         || line.split_once(": ").is_some_and(|(m, n)| {
-            !m.is_empty()
-                && !m.contains(' ')
-                && !n.is_empty()
-                && n.bytes().all(|b| b.is_ascii_digit())
+            !m.is_empty() && !m.contains(' ') && crate::whole_number::digits_only(n)
         })
 }
 
