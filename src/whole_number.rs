@@ -4,8 +4,10 @@
 //! whole number: it is out of the range asked for, and is told so with the
 //! range (`perft 4294967297`, `--shard 1/99999999999999999999`), where a
 //! plain `parse` calls it no number at all. A word with anything but digits
-//! in it (a sign, a point, a letter) is not one. Every reader of a count
-//! typed by a user, a GUI or an engine draws that line here.
+//! in it (a sign, a point, a letter) is not one. The readers of counts
+//! typed by a user, a GUI or an engine draw that line here; those that
+//! must also name a negative number (an event's rounds) read it as `i128`
+//! first, and `go`'s counts take a leading `+` off before the check.
 
 use std::str::FromStr;
 
