@@ -381,6 +381,72 @@ mod tests {
         assert!(out.best.is_none());
     }
 
+    /// Each finished iteration's depth, node count and first move.
+    struct Iterations(Vec<(u32, u64, Option<Move>)>);
+
+    impl Reporter for Iterations {
+        fn report(&mut self, r: &Report) {
+            if r.bound.is_none() {
+                self.0.push((r.depth, r.nodes, r.pv.first().copied()));
+            }
+        }
+    }
+
+    fn search_fresh(pos: &Chess, limits: &Limits, reporter: &mut dyn Reporter) -> Outcome {
+        let table = tt::Table::new(4);
+        let control = Control::new(false);
+        let mut h = Histories::new();
+        Searcher::new(&table, &mut h, 1).search(pos, &[], limits, &control, reporter)
+    }
+
+    /// A search stopped by its node limit inside an iteration that changes
+    /// the best move plays the new move once that move has been searched
+    /// to the end (here: one node before the iteration would have finished),
+    /// not the last finished iteration's. One thread on a fresh table is
+    /// deterministic, so the stopped search repeats the deeper one's nodes
+    /// up to its limit. The positions are searched until an iteration that
+    /// changes the best move is found; none at all fails the test.
+    #[test]
+    fn a_search_cut_short_plays_the_move_its_iteration_proved_better() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "bnqbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BNQBRKRN w GEge - 0 1",
+        ];
+        let mut changes = 0;
+        for fen in fens {
+            let pos = parse_fen(fen).unwrap();
+            let deep = Limits {
+                depth: Some(9),
+                multipv: 1,
+                ..Limits::default()
+            };
+            let mut its = Iterations(Vec::new());
+            search_fresh(&pos, &deep, &mut its);
+            let change = its
+                .0
+                .windows(2)
+                .find(|w| w[0].0 >= 1 && w[1].0 == w[0].0 + 1 && w[1].2 != w[0].2);
+            let Some(&[(_, _, before), (depth, nodes, after)]) = change else {
+                continue;
+            };
+            changes += 1;
+            let cut = Limits {
+                nodes: Some(nodes - 1),
+                multipv: 1,
+                ..Limits::default()
+            };
+            let out = search_fresh(&pos, &cut, &mut Silent);
+            assert_eq!(
+                out.best, after,
+                "{fen}: cut at {} nodes inside depth {depth}, which turned {before:?} into {after:?}",
+                nodes - 1
+            );
+            assert_eq!(out.depth, depth - 1, "{fen}: the last finished iteration");
+        }
+        assert!(changes > 0, "no iteration changed the best move");
+    }
+
     #[test]
     fn mate_scores_convert() {
         assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));

@@ -27,7 +27,9 @@
 # A PASS is then checked against Ethereal 12 (tools/match/ethereal.sh, NEW and BASE on the same
 # seed): a network that gains in self-play and loses to another engine does not reach main.
 #
-# Environment: FASTCHESS=/path/to/fastchess (required)  TC=5+0.05  ELO1=5  SEED=1
+# Environment: FASTCHESS=/path/to/fastchess (required)  TC=5+0.05 (or st=S: S seconds a move,
+#   for a change that acts where a search is cut off by its time, as `go movetime` cuts it)
+#   ELO1=5  SEED=1
 #   CONCURRENCY=1  OPENINGS=<file.epd>  OUT=<dir> (default a new folder $TMPDIR/chess960-gate.XXXXXX,
 #   so that two gates side by side never share a PGN or a log)
 #   TIME_LIMIT=<seconds>: stop the match then (for a machine lent for a fixed time); fastchess
@@ -49,11 +51,14 @@ fi
 STOP=()
 [ -n "${TIME_LIMIT:-}" ] && STOP=(timeout -s INT "$TIME_LIMIT")
 ROUNDS=$(( (MAX_GAMES + 1) / 2 ))
+# A clock (5+0.05), or a fixed time a move (st=0.1: `go movetime 100`).
+TC="${TC:-5+0.05}"
+case "$TC" in st=*) LIMIT=("$TC") ;; *) LIMIT=(tc="$TC") ;; esac
 # fastchess's status is kept, not ignored: a match a crash cut short must not pass.
 rc=0
 nice -n 10 "${STOP[@]}" "$FASTCHESS" \
   -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
-  -each tc="${TC:-5+0.05}" option.Hash=16 option.Threads=1 \
+  -each "${LIMIT[@]}" option.Hash=16 option.Threads=1 \
   -variant fischerandom \
   -openings file="$OPENINGS" format=epd order=random -srand "${SEED:-1}" \
   -rounds "$ROUNDS" -games 2 -repeat -concurrency "${CONCURRENCY:-1}" \

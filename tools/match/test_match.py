@@ -45,6 +45,9 @@ FASTCHESS = """\
 #!/usr/bin/env python3
 import os, sys, time
 a, b, c, d, e = os.environ["FAKE_COUNTS"].split(",")
+if "FAKE_ARGS" in os.environ:
+    with open(os.environ["FAKE_ARGS"], "w") as f:
+        f.write("\\n".join(sys.argv[1:]) + "\\n")
 print("Results of new vs base (fake):")
 print(f"Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}], WL/DD Ratio: 0.27", flush=True)
 print("--------------------------------------------------", flush=True)
@@ -191,6 +194,17 @@ class Gate(Tmp):
         out = self.gate(INTERVAL, "sleep", 2000, TIME_LIMIT="1")
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertTrue(out.stdout.endswith("\nPASS\n"), out.stdout)
+
+    def test_the_limit_is_a_clock_or_a_time_a_move(self):
+        args = os.path.join(self.dir, "args")
+        for tc, each in [(None, "tc=5+0.05"), ("10+0.1", "tc=10+0.1"), ("st=0.1", "st=0.1")]:
+            env = {"FAKE_ARGS": args} if tc is None else {"FAKE_ARGS": args, "TC": tc}
+            out = self.gate(INTERVAL, 0, 400, **env)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            with open(args) as f:
+                argv = f.read().splitlines()
+            i = argv.index("-each")
+            self.assertEqual(argv[i + 1], each, argv)
 
     def test_a_crash_under_time_limit_gets_none(self):
         out = self.gate(INTERVAL, 3, 2000, TIME_LIMIT="30")

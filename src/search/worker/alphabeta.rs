@@ -61,6 +61,7 @@ impl Worker<'_> {
                 best_move = Some(m);
                 if score > alpha {
                     self.update_pv(0, m);
+                    self.root_improved = Some(score);
                     alpha = score;
                     if score >= beta {
                         break;

@@ -54,9 +54,13 @@ impl<'a> Worker<'a> {
             for line in 1..=multipv {
                 self.seldepth = 0;
                 self.finishing_first = self.id == 0 && depth == 1 && line == 1;
+                self.root_improved = None;
                 let score = self.aspiration(depth as i32, prev_score, line, reporter);
                 self.finishing_first = false;
                 if self.aborted {
+                    if let (1, Some(score)) = (multipv, self.root_improved) {
+                        self.keep_partial(depth, score, &mut outcome, reporter);
+                    }
                     self.report_sorted(depth, &mut finished, &mut outcome, reporter);
                     break 'deepening;
                 }
@@ -99,6 +103,40 @@ impl<'a> Worker<'a> {
         // A pondering or infinite search must not answer before it is told.
         self.wait_for_release();
         outcome
+    }
+
+    /// An iteration cut short after a root move raised alpha: that move
+    /// beat, at the new depth, every move searched before it in this
+    /// iteration (the last iteration's best among them, searched first),
+    /// or failed high above the aspiration window, so it is played in place
+    /// of the last finished iteration's move, and its line is reported
+    /// so that the last `pv` a GUI shows begins with the `bestmove`. Its
+    /// score is the move's, a lower bound of the position's at this depth
+    /// (the moves not yet searched may do better): the line says
+    /// `lowerbound`, and the outcome keeps the finished iteration's score
+    /// and depth. Most searches under a node or time limit end this way
+    /// (at 10,000 nodes a move this scored +41 +/- 16 Elo against the
+    /// finished iteration's move, docs/strength.md).
+    fn keep_partial(
+        &self,
+        depth: u32,
+        score: i32,
+        outcome: &mut Outcome,
+        reporter: &mut dyn Reporter,
+    ) {
+        let Some(&first) = self.pv[0].first() else {
+            return;
+        };
+        outcome.best = Some(first);
+        outcome.ponder = self.pv[0].get(1).copied();
+        reporter.report(&self.line_report(
+            depth,
+            1,
+            self.seldepth,
+            score,
+            Some(Bound::Lower),
+            self.pv[0].clone(),
+        ));
     }
 
     /// The MultiPV lines of one iteration, best score first as `multipv`

@@ -65,6 +65,13 @@ pub(super) struct Worker<'a> {
     /// The evaluation along the current path, updated as moves are made.
     eval: PathEval,
     aborted: bool,
+    /// The score of the last root move that raised alpha in a search of
+    /// the line under way (any of its aspiration tries), searched to the
+    /// end: the PV table's line 1 then begins with a move proven at least
+    /// as good, at this depth, as every root move searched before it, so a
+    /// search cut short plays it rather than the last finished iteration's
+    /// move. `None` while no move has.
+    root_improved: Option<i32>,
     /// A helper thread's own stop signal (raised when the main thread has
     /// finished); `None` on the main thread.
     helpers_stop: Option<&'a AtomicBool>,
@@ -200,6 +207,7 @@ impl<'a> Worker<'a> {
             singular_skip: vec![None; MAX_PLY + 2],
             eval: PathEval::new(root.board(), MAX_PLY + 2),
             aborted: false,
+            root_improved: None,
             helpers_stop: None,
             finishing_first: false,
         }
