@@ -205,6 +205,9 @@ class Gate(Tmp):
                 argv = f.read().splitlines()
             i = argv.index("-each")
             self.assertEqual(argv[i + 1], each, argv)
+            # A time a move comes with a margin for a late answer; a clock needs none.
+            self.assertEqual(argv[i + 2], "timemargin=50" if each.startswith("st=") else
+                             "option.Hash=16", argv)
 
     def test_a_crash_under_time_limit_gets_none(self):
         out = self.gate(INTERVAL, 3, 2000, TIME_LIMIT="30")
