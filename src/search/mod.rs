@@ -332,11 +332,7 @@ mod tests {
             multipv: 1,
             ..Limits::default()
         };
-        let table = tt::Table::new(4);
-        let control = Control::new(false);
-        let mut h = Histories::new();
-        let out =
-            Searcher::new(&table, &mut h, 1).search(&pos, &[], &limits, &control, &mut Silent);
+        let out = search_fresh(&pos, &limits, &mut Silent);
         let m = out.best.expect("a move");
         assert!(pos.is_legal(m));
         (m.to_uci(CastlingMode::Chess960).to_string(), out)
@@ -392,6 +388,7 @@ mod tests {
         }
     }
 
+    /// One search on one thread from a fresh table and statistics.
     fn search_fresh(pos: &Chess, limits: &Limits, reporter: &mut dyn Reporter) -> Outcome {
         let table = tt::Table::new(4);
         let control = Control::new(false);
