@@ -9,7 +9,9 @@ mod event_cmd;
 mod install_files;
 mod output_file;
 mod perft_cmd;
+mod perft_report;
 mod perft_shard;
+mod perft_source;
 mod positions;
 mod procedures_cmd;
 
@@ -786,7 +788,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         // A closed pipe ends quietly, but not a check already failed.
-        Err(CliError::Closed) if perft_cmd::difference_found() => ExitCode::from(1),
+        Err(CliError::Closed) if perft_report::difference_found() => ExitCode::from(1),
         Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
             say_error(&e);

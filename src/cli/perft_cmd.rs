@@ -27,11 +27,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use shakmaty::{CastlingMode, Chess, Position};
 
+use super::perft_report::{
+    count_moves, note_difference, progress, rate, say_hash, say_mismatch, status, write_json,
+};
+use super::perft_source::{all_starts, capped_jobs, Source};
 use super::{CliError, PerftArgs};
 use crate::notation::{parse_fen, shredder_fen};
 use crate::perft::check::{Miscount, SaidIn};
 use crate::perft::runner::{self, Job, JobResult, Summary};
-use crate::perft::suite::{self, SuiteEntry};
+use crate::perft::suite;
 use crate::perft::{Perft, PerftConfig};
 use crate::startpos;
 use crate::whole_number::{self, WholeError};
@@ -48,12 +52,6 @@ pub(super) const DEFAULT_ENGINE_TIMEOUT_S: u64 = 120;
 /// finishes, and far from where a deadline overflows the clock (a value
 /// near 2^64 panicked). 0 is refused too: no engine answers at once.
 pub(super) const MAX_ENGINE_TIMEOUT_S: u64 = 7 * 86_400;
-
-/// Where the positions come from.
-pub(super) enum Source {
-    One(Chess),
-    Suite(Vec<SuiteEntry>),
-}
 
 /// Run `chess960 perft`.
 ///
@@ -300,105 +298,6 @@ fn source(a: &PerftArgs, fen: Option<&str>) -> Result<Source, CliError> {
     Err(CliError::Usage(
         "perft needs a position: --idn N, --dfrc N, --fen FEN, --all or --epd FILE".into(),
     ))
-}
-
-/// The 960 start positions from our own numbering, each paired with the
-/// reference row of the same Scharnagl number: a numbering error shows up
-/// as count mismatches.
-pub(super) fn all_starts() -> Result<Vec<SuiteEntry>, CliError> {
-    let table = suite::startpos_table()
-        .map_err(|e| CliError::Usage(format!("built-in start position table: {e}")))?;
-    let by_number: BTreeMap<&str, &SuiteEntry> = table.iter().map(|e| (e.id.as_str(), e)).collect();
-    (0..startpos::COUNT)
-        .map(|n| {
-            let position = startpos::position(n).map_err(|e| CliError::Usage(e.to_string()))?;
-            let key = n.to_string();
-            let expected = by_number
-                .get(key.as_str())
-                .map(|e| e.expected.clone())
-                .ok_or_else(|| CliError::Usage(format!("built-in table has no row {n}")))?;
-            Ok(SuiteEntry {
-                id: key,
-                fen: shredder_fen(&position),
-                position,
-                expected,
-                line: 0,
-            })
-        })
-        .collect()
-}
-
-/// The jobs of a whole suite at `depth` under `max_nodes`, with the note
-/// of what the cap left unchecked among the positions `counted` (by
-/// index: every one in a suite run, a part's own under `--shard`).
-pub(super) fn capped_jobs(
-    entries: &[SuiteEntry],
-    depth: u32,
-    max_nodes: Option<u64>,
-    counted: impl Fn(usize) -> bool,
-) -> Vec<Job> {
-    let jobs: Vec<Job> = entries
-        .iter()
-        .map(|e| Job::from_entry(e, depth, max_nodes))
-        .collect();
-    note_unchecked(
-        entries
-            .iter()
-            .zip(&jobs)
-            .enumerate()
-            .filter(|(i, (e, j))| counted(*i) && j.unchecked_by_cap(e))
-            .count(),
-        max_nodes,
-    );
-    jobs
-}
-
-/// Say on stderr how many positions a `--max-nodes` cap left unchecked
-/// (every count their file lists is above it, so they are counted at
-/// depth 1 without one): a capped run that checked less than it seems to
-/// says so, whether it is a suite run, a part (`--shard`, its own
-/// positions) or a comparison (`--engine`).
-fn note_unchecked(unchecked: usize, cap: Option<u64>) {
-    if let (Some(cap), 1..) = (cap, unchecked) {
-        eprintln!(
-            "note: {unchecked} position(s) list no count at or under --max-nodes {cap}: \
-             counted at depth 1, unchecked"
-        );
-    }
-}
-
-/// Set once a count is known to differ from its reference, or an engine's
-/// from ours (`--engine`): a reader that stops reading (`| head -1`) then
-/// ends the run with status 1, not the quiet 0 of a closed pipe, so that a
-/// pipeline's status never says a failed check passed.
-static DIFFERENCE_FOUND: AtomicBool = AtomicBool::new(false);
-
-/// Record that a count differs ([`DIFFERENCE_FOUND`]), before it is
-/// written anywhere.
-pub(super) fn note_difference() {
-    DIFFERENCE_FOUND.store(true, Ordering::SeqCst);
-}
-
-/// Whether a count was found to differ in this run.
-pub(super) fn difference_found() -> bool {
-    DIFFERENCE_FOUND.load(Ordering::SeqCst)
-}
-
-/// The stderr line naming a count that differs from its reference, the
-/// same from a suite run, a part and a merge (a log is read for it).
-pub(super) fn say_mismatch(id: &str, depth: u32, nodes: u64, expected: Option<u64>) {
-    note_difference();
-    let expected = expected.map_or("-".to_owned(), |e| e.to_string());
-    eprintln!("MISMATCH: {id} depth {depth} nodes {nodes} expected {expected}");
-}
-
-pub(super) fn rate(nodes: u64, elapsed: Duration) -> f64 {
-    let s = elapsed.as_secs_f64();
-    if s > 0.0 {
-        nodes as f64 / s
-    } else {
-        0.0
-    }
 }
 
 /// `--json` report of a single position.
@@ -675,16 +574,6 @@ fn hash_text(engine: &Perft) -> String {
     }
 }
 
-/// Say plainly on stderr when the table asked for could not be had.
-pub(super) fn say_hash(config: &PerftConfig, engine: &Perft) {
-    if config.hash_mb > 0 && engine.hash_bytes() == 0 {
-        eprintln!(
-            "hash: none, could not allocate {} MiB; counting without a table (counts are exact either way)",
-            config.hash_mb
-        );
-    }
-}
-
 /// The leaves below each root move, counted one root move after another
 /// (each with all the engine's threads) so that a progress bar can follow
 /// a single deep position: one step per root move.
@@ -700,39 +589,6 @@ fn count_by_root_move(
     let moves: Vec<shakmaty::Move> = pos.legal_moves().into_iter().collect();
     let counts = count_moves(engine, pos, &moves, depth, stop);
     moves.into_iter().zip(counts).collect()
-}
-
-/// The leaves `depth` plies below `pos` after each of `moves` (legal in
-/// `pos`, `depth >= 1`), counted one after another with all the engine's
-/// threads, with a progress bar on stderr: one step per move.
-pub(super) fn count_moves(
-    engine: &Perft,
-    pos: &Chess,
-    moves: &[shakmaty::Move],
-    depth: u32,
-    stop: &AtomicBool,
-) -> Vec<u64> {
-    let bar = ProgressBar::with_draw_target(Some(moves.len() as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "[{elapsed_precise}] {wide_bar} {pos}/{len} root moves, {msg}, ETA {eta}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(250));
-    let start = Instant::now();
-    let mut nodes = 0u64;
-    let mut out = Vec::with_capacity(moves.len());
-    for &m in moves {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let n = engine.count(&child, depth - 1, stop).unwrap_or(0);
-        nodes += n;
-        out.push(n);
-        bar.set_message(format!("{:.0} nodes/s", rate(nodes, start.elapsed())));
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    out
 }
 
 /// Runs longer than this get a warning with an estimate first.
@@ -858,30 +714,6 @@ fn human_duration(seconds: f64) -> String {
     format!("{seconds:.1} seconds")
 }
 
-pub(super) fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
-    // A failed write is the output's failure (a closed pipe ends quietly, a
-    // full disk is a runtime error), as for every other write; not a usage
-    // error.
-    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| {
-        if e.is_io() {
-            CliError::from(std::io::Error::from(e))
-        } else {
-            CliError::Io(format!("writing JSON: {e}"))
-        }
-    })?;
-    writeln!(out)?;
-    out.flush()?;
-    Ok(())
-}
-
-pub(super) fn status(r: &JobResult) -> &'static str {
-    match r.matches() {
-        Some(true) => "ok",
-        Some(false) => "MISMATCH",
-        None => "unchecked",
-    }
-}
-
 fn result_line(job: &Job, r: &JobResult) -> String {
     let expected = r.expected.map_or_else(|| "-".to_owned(), |e| e.to_string());
     format!(
@@ -900,29 +732,6 @@ struct Ordered {
     next: usize,
     waiting: BTreeMap<usize, String>,
     error: Option<io::Error>,
-}
-
-/// A progress bar on stderr (hidden when stderr is not a terminal). Its
-/// unit is nodes when every job has an expected count, so that the ETA
-/// weighs big positions properly; positions otherwise. The message shows
-/// the measured nodes/s.
-pub(super) fn progress(jobs: &[Job]) -> (ProgressBar, bool) {
-    let expected: Option<u64> = jobs.iter().map(|j| j.expected).sum();
-    let by_nodes = expected.is_some();
-    let bar = ProgressBar::with_draw_target(
-        Some(expected.unwrap_or(jobs.len() as u64)),
-        ProgressDrawTarget::stderr(),
-    );
-    let template = if by_nodes {
-        "[{elapsed_precise}] {wide_bar} {percent}% {human_pos}/{human_len} nodes, {msg}, ETA {eta}"
-    } else {
-        "[{elapsed_precise}] {wide_bar} {pos}/{len} positions, {msg}, ETA {eta}"
-    };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(250));
-    (bar, by_nodes)
 }
 
 /// `--json` report of a suite.

@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Position};
 
-use super::perft_cmd::{
-    all_starts, capped_jobs, count_moves, progress, rate, say_hash, say_mismatch, write_json,
-    Source,
+use super::perft_report::{
+    count_moves, note_difference, progress, rate, say_hash, say_mismatch, write_json,
 };
+use super::perft_source::{all_starts, capped_jobs, Source};
 use super::{CliError, PerftMergeArgs};
 use crate::notation::shredder_fen;
 use crate::perft::runner::{self, Job};
@@ -244,7 +244,7 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
         say_mismatch(&r.id, r.depth, r.nodes, r.expected);
     }
     if reference_conflicts > 0 {
-        super::perft_cmd::note_difference();
+        note_difference();
     }
     let mut out = io::stdout().lock();
     if a.json {
