@@ -24,7 +24,7 @@ from pathlib import Path
 # header): they keep their values.
 HAND_SET = {"outpost_knight", "outpost_bishop", "rook_seventh", "backward", "safe_check"}
 
-# The network file format of src/eval/nnue.rs (C960NN02): the magic, then
+# The network file format of src/eval/nnue/file.rs (C960NN02): the magic, then
 # the width as a little-endian u32 (any later format keeps it there).
 MAGIC = b"C960NN02"
 INPUTS = 768
