@@ -15,6 +15,8 @@
 //! options for the next `go`. The GUI always gets a legal `bestmove`.
 
 pub mod backend;
+mod deadline;
+mod translate;
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -26,16 +28,18 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::{Chess, Position};
+use shakmaty::Position;
 
 use crate::engine::{Engine, Game};
-use crate::notation::{
-    is_move_text, parse_uci_move, shredder_fen, uci_move, uci_move_at, xfen, CastlingStyle,
-};
-use crate::uci::command::{self, Command, GoCommand, GoReading, PositionCommand};
+use crate::notation::{parse_uci_move, shredder_fen, uci_move, uci_move_at, xfen, CastlingStyle};
+use crate::uci::command::{self, Command, GoCommand, PositionCommand};
 use crate::uci::output;
 use crate::uci::position::Positions;
 use backend::{Backend, Failure, StartError, OWN_OPTIONS};
+use deadline::{deadline, own_clock, running_field};
+pub use deadline::{CLOCK_RESERVE_MS, CLOCK_SHARE_PERCENT};
+pub use translate::translate_info;
+use translate::{engine_go_line, is_info_string, is_protocol_or_count};
 
 /// How long the engine may take to answer `isready` before the front-end
 /// answers it itself and restarts the engine.
@@ -66,18 +70,6 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 /// script that ends with `go ... quit` or `isready` and end of input gets
 /// every answer, as from the engine alone.
 pub const QUIT_ANSWER_GRACE: Duration = Duration::from_millis(1000);
-
-/// The share of its remaining clock (per cent) an engine may use on one
-/// move before its move is replaced: the rest is kept for the replacement
-/// search and the GUI's latency, so the game is not lost on time.
-pub const CLOCK_SHARE_PERCENT: u64 = 90;
-
-/// Milliseconds of its clock an engine's move must leave: the replacement
-/// search (5 ms at the least) and the GUI's own latency need them. With
-/// 130 ms left, a limit of 90% alone (117 ms) lost games on time in
-/// XBoard; the whole `--margin` (100 ms) left an engine nothing at 100 ms,
-/// failing fastchess's compliance step `go btime 100`.
-pub const CLOCK_RESERVE_MS: u64 = 50;
 
 /// The replacement search takes this share of the time the `go` gave
 /// (per mille of `movetime` or of the remaining clock), within
@@ -1513,303 +1505,8 @@ pub fn pump(input: impl BufRead, tx: &Sender<Event>, line: impl Fn(String) -> Ev
     let _ = tx.send(gone);
 }
 
-/// The field of `go` whose time runs while the engine thinks, as
-/// [`deadline`] reads it: `movetime`, else the clock of the side to move;
-/// none for `infinite` and `ponder`.
-fn running_field(go: &GoCommand, pos: &Chess) -> Option<&'static str> {
-    match (go.infinite || go.ponder, go.movetime.is_some()) {
-        (true, _) => None,
-        (false, true) => Some("movetime"),
-        (false, false) if pos.turn().is_white() => Some("wtime"),
-        (false, false) => Some("btime"),
-    }
-}
-
-/// The clock of the side to move in `pos`, in ms.
-fn own_clock(go: &GoCommand, pos: &Chess) -> Option<i64> {
-    if pos.turn().is_white() {
-        go.wtime
-    } else {
-        go.btime
-    }
-}
-
-/// When the engine's answer to `go` is overdue: `movetime` plus the
-/// margin, or [`CLOCK_SHARE_PERCENT`] of its clock but never later than
-/// [`CLOCK_RESERVE_MS`] before it runs out; never for `infinite`, `ponder`,
-/// or a `go` without time (depth, nodes, mate).
-fn deadline(go: &GoCommand, pos: &Chess, started: Instant, margin: Duration) -> Option<Instant> {
-    if go.infinite || go.ponder {
-        return None;
-    }
-    // Saturating and checked: a GUI may send clocks up to 2^63 ms, which
-    // must mean "late", not wrap around to "at once".
-    if let Some(ms) = go.movetime {
-        return started.checked_add(Duration::from_millis(ms.max(0) as u64) + margin);
-    }
-    own_clock(go, pos).and_then(|ms| {
-        let ms = ms.max(0) as u64;
-        let limit =
-            (ms.saturating_mul(CLOCK_SHARE_PERCENT) / 100).min(ms.saturating_sub(CLOCK_RESERVE_MS));
-        started.checked_add(Duration::from_millis(limit))
-    })
-}
-
 /// A command line as messages show it: on one line, a line break in an
 /// argument written as `\n` (the GUI reads only UCI lines).
 pub fn shown_command(command: &[String]) -> String {
     command.join(" ").replace('\r', "\\r").replace('\n', "\\n")
-}
-
-/// The `go` line for the engine: the GUI's `go` as read (`reading`: the
-/// side to move's clock and the depth as this program's engine searches
-/// them), with its searchmoves already in the engine's dialect.
-fn engine_go_line(
-    g: &GoCommand,
-    reading: &GoReading,
-    white: bool,
-    searchmoves: &[String],
-) -> String {
-    let (wtime, btime) = if white {
-        (reading.time, g.btime)
-    } else {
-        (g.wtime, reading.time)
-    };
-    let mut words = vec!["go".to_owned()];
-    if g.ponder {
-        words.push("ponder".to_owned());
-    }
-    // A side to move's clock of 0 (sent so, or that could not be read, or
-    // not sent while the other side's was) is moving at once to this
-    // program's engine; Stockfish 15.1 takes a clock of 0 (and a
-    // `movetime 0`) for no limit and searched without end, so it goes as
-    // 1 ms.
-    let (wtime, btime) = match reading.time {
-        Some(t) if t <= 0 && white => (Some(1), btime),
-        Some(t) if t <= 0 => (wtime, Some(1)),
-        _ => (wtime, btime),
-    };
-    let movetime = g.movetime.map(|v| v.max(1));
-    // Counts beyond a C `int` are written as its largest: Stockfish stops
-    // reading a `go` at a number it cannot hold. Times first, so that a
-    // count an engine cannot read loses no time limit after it.
-    let count = |v: u32| v.min(i32::MAX as u32).to_string();
-    let fields = [
-        ("wtime", wtime.map(|v| v.to_string())),
-        ("btime", btime.map(|v| v.to_string())),
-        ("winc", g.winc.map(|v| v.to_string())),
-        ("binc", g.binc.map(|v| v.to_string())),
-        ("movetime", movetime.map(|v| v.to_string())),
-        ("movestogo", g.movestogo.map(count)),
-        ("depth", reading.depth.map(count)),
-        ("nodes", g.nodes.map(|v| v.to_string())),
-        ("mate", g.mate.map(count)),
-    ];
-    for (key, value) in fields {
-        if let Some(v) = value {
-            words.push(key.to_owned());
-            words.push(v);
-        }
-    }
-    if g.infinite {
-        words.push("infinite".to_owned());
-    }
-    if !searchmoves.is_empty() {
-        words.push("searchmoves".to_owned());
-        words.extend(searchmoves.iter().cloned());
-    }
-    words.join(" ")
-}
-
-/// A line an engine writes that the GUI reads as it is: UCI's
-/// `copyprotection` and `registration`, and a `go perft` count as Stockfish
-/// prints it (`e2e4: 20`, an empty line, `Nodes searched: 400`), which
-/// scripts and `chess960 perft --engine` read.
-fn is_protocol_or_count(line: &str) -> bool {
-    let line = line.trim_end();
-    let first = line.split_whitespace().next().unwrap_or("");
-    line.is_empty()
-        || matches!(first, "copyprotection" | "registration")
-        || line.starts_with("Nodes searched:")
-        || line.split_once(": ").is_some_and(|(m, n)| {
-            !m.is_empty() && !m.contains(' ') && crate::whole_number::digits_only(n)
-        })
-}
-
-/// An `info string ...` line: words only, no moves or scores.
-fn is_info_string(line: &str) -> bool {
-    line.split_whitespace().nth(1) == Some("string")
-}
-
-/// An engine `info` line with its moves (`pv`, `refutation`, `currline`,
-/// `currmove`) read against `root` in any castling form and written in
-/// `style`. A move that cannot be read ends its line there (GUIs and match
-/// runners count an illegal move in a pv against the engine); `string`
-/// and everything after it is passed as it is.
-pub fn translate_info(line: &str, root: &Chess, style: CastlingStyle) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let w = words[i];
-        i += 1;
-        match w {
-            "string" => {
-                out.push(w.to_owned());
-                out.extend(words[i..].iter().map(|s| (*s).to_owned()));
-                break;
-            }
-            "pv" | "refutation" | "currline" => {
-                let key_at = out.len();
-                out.push(w.to_owned());
-                if w == "currline" && words.get(i).is_some_and(|t| t.parse::<u32>().is_ok()) {
-                    out.push(words[i].to_owned());
-                    i += 1;
-                }
-                let mut pos = root.clone();
-                let mut readable = true;
-                let mut any = false;
-                while i < words.len() && is_move_text(words[i]) {
-                    if readable {
-                        match parse_uci_move(&pos, words[i]) {
-                            Ok(m) => {
-                                out.push(uci_move(m, style));
-                                pos.play_unchecked(m);
-                                any = true;
-                            }
-                            Err(_) => readable = false,
-                        }
-                    }
-                    i += 1;
-                }
-                if !any && w != "currline" {
-                    out.truncate(key_at);
-                }
-            }
-            "currmove" => match words.get(i).map(|t| parse_uci_move(root, t)) {
-                Some(Ok(m)) => {
-                    out.push(w.to_owned());
-                    out.push(uci_move(m, style));
-                    i += 1;
-                }
-                Some(Err(_)) => i += 1,
-                None => {}
-            },
-            _ => out.push(w.to_owned()),
-        }
-    }
-    out.join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::notation::parse_fen;
-
-    #[test]
-    fn info_moves_are_written_in_the_gui_s_dialect() {
-        let root = parse_fen("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
-        let line = "info depth 3 score cp 20 currmove b1h1 pv b1h1 O-O e2e4 string b1h1 stays";
-        assert_eq!(
-            translate_info(line, &root, CastlingStyle::Arena),
-            "info depth 3 score cp 20 currmove O-O pv O-O O-O e2e4 string b1h1 stays"
-        );
-        // The king's destination (Clover) is read too.
-        assert_eq!(
-            translate_info("info pv b1g1 b8a8", &root, CastlingStyle::KingTakesRook),
-            "info pv b1h1 b8a8"
-        );
-        // An illegal move ends the pv; a pv with none left is dropped.
-        assert_eq!(
-            translate_info(
-                "info depth 2 pv e2e4 e2e4 d7d5 nodes 5",
-                &root,
-                CastlingStyle::KingTakesRook
-            ),
-            "info depth 2 pv e2e4 nodes 5"
-        );
-        assert_eq!(
-            translate_info("info depth 2 pv a1a5", &root, CastlingStyle::KingTakesRook),
-            "info depth 2"
-        );
-    }
-
-    #[test]
-    fn the_running_field_is_the_one_the_deadline_reads() {
-        let white = Chess::default();
-        let black =
-            parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        let go = |f: &dyn Fn(&mut GoCommand)| {
-            let mut g = GoCommand::default();
-            f(&mut g);
-            g
-        };
-        let clocks = go(&|g| {
-            g.wtime = Some(1000);
-            g.btime = Some(1000);
-        });
-        assert_eq!(running_field(&clocks, &white), Some("wtime"));
-        assert_eq!(running_field(&clocks, &black), Some("btime"));
-        let movetime = go(&|g| g.movetime = Some(500));
-        assert_eq!(running_field(&movetime, &black), Some("movetime"));
-        let ponder = go(&|g| {
-            g.wtime = Some(1000);
-            g.ponder = true;
-        });
-        assert_eq!(running_field(&ponder, &white), None);
-    }
-
-    #[test]
-    fn deadlines_follow_the_go() {
-        let pos = Chess::default();
-        let t0 = Instant::now();
-        let margin = Duration::from_millis(100);
-        let go = |f: &dyn Fn(&mut GoCommand)| {
-            let mut g = GoCommand::default();
-            f(&mut g);
-            deadline(&g, &pos, t0, margin)
-        };
-        assert_eq!(
-            go(&|g| g.movetime = Some(500)),
-            Some(t0 + Duration::from_millis(600))
-        );
-        assert_eq!(
-            go(&|g| {
-                g.wtime = Some(1000);
-                g.btime = Some(5);
-            }),
-            Some(t0 + Duration::from_millis(900))
-        );
-        // A short clock keeps a reserve for the replacement and the GUI.
-        assert_eq!(
-            go(&|g| {
-                g.wtime = Some(130);
-                g.btime = Some(5000);
-            }),
-            Some(t0 + Duration::from_millis(80))
-        );
-        assert_eq!(go(&|g| g.wtime = Some(40)), Some(t0));
-        // Clocks near the 64-bit limit are late, never wrapped to early
-        // (2^64 / 90 + 1 times 90 wrapped to a few ms).
-        for huge in [204_963_823_041_217_241, i64::MAX] {
-            let at = go(&|g| g.wtime = Some(huge));
-            assert!(
-                at.is_none_or(|at| at > t0 + Duration::from_secs(1_000_000)),
-                "{huge}: {at:?}"
-            );
-            let at = go(&|g| g.movetime = Some(huge));
-            assert!(
-                at.is_none_or(|at| at > t0 + Duration::from_secs(1_000_000)),
-                "{huge}: {at:?}"
-            );
-        }
-        assert_eq!(go(&|g| g.depth = Some(5)), None);
-        assert_eq!(
-            go(&|g| {
-                g.wtime = Some(1000);
-                g.ponder = true;
-            }),
-            None
-        );
-    }
 }
