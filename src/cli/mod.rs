@@ -9,6 +9,7 @@ mod event_cmd;
 mod install_files;
 mod output_file;
 mod perft_cmd;
+mod perft_engine;
 mod perft_report;
 mod perft_shard;
 mod perft_source;
@@ -367,8 +368,8 @@ pub struct PerftArgs {
     #[arg(long, value_enum, default_value_t = EngineFen::Shredder, requires = "engine")]
     pub engine_fen: EngineFen,
     /// Seconds --engine may take for one answer before it counts as hung (1 to 604800, a week).
-    #[arg(long, value_name = "SECS", default_value_t = perft_cmd::DEFAULT_ENGINE_TIMEOUT_S, requires = "engine",
-          value_parser = clap::value_parser!(u64).range(1..=perft_cmd::MAX_ENGINE_TIMEOUT_S))]
+    #[arg(long, value_name = "SECS", default_value_t = perft_engine::DEFAULT_ENGINE_TIMEOUT_S, requires = "engine",
+          value_parser = clap::value_parser!(u64).range(1..=perft_engine::MAX_ENGINE_TIMEOUT_S))]
     pub engine_timeout: u64,
     /// Count only part K of N of the run (suite positions, or the root moves
     /// of one position, dealt round robin) and write its --json report for
