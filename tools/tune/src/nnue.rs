@@ -12,25 +12,27 @@
 //! the number of threads). Every 50th position is held out for validation,
 //! or with `--hold-out-games` every 50th game.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use chess960::eval::nnue::{
-    bucket, features, king_buckets, king_layout, king_layout_name, out_inputs, KingMap, NetFile,
-    CLIP, HIDDEN, INPUTS, KING_LAYOUTS, LANES, MAX_BUCKETS, MAX_LAYER2, PLAIN_KINGS, QA, SCALE,
+    bucket, king_buckets, king_layout, king_layout_name, KingMap, NetFile, HIDDEN, KING_LAYOUTS,
+    LANES, MAX_BUCKETS, MAX_LAYER2, PLAIN_KINGS,
 };
-use chess960::notation::parse_fen;
 use clap::Args;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rayon::prelude::*;
-use shakmaty::{Color, Position};
 
+mod adam;
 mod checkpoint;
+mod data;
+mod params;
 mod simd;
+use adam::Adam;
 use checkpoint::Checkpoint;
+use data::{load, Data};
+use params::{quantise, Params};
 
 /// Options of `tune nnue`.
 #[derive(Debug, Args)]
@@ -73,7 +75,7 @@ pub struct NnueArgs {
     result_weight: f32,
     /// Put the labels of every stage of the game on one scale, fitted to
     /// the game results (second field): for each band of piece counts
-    /// ([`CALIBRATION_BANDS`] of them, cut as 8 output buckets are), the
+    /// (eight, cut as 8 output buckets are), the
     /// factor k for which `sigmoid(k * cp / 400)` best predicts the results
     /// of the training positions in the band, and each label is multiplied
     /// by its band's k over the k of all positions. Why: a search teaching
@@ -210,31 +212,6 @@ fn positive(text: &str) -> Result<f32, String> {
     }
 }
 
-/// Positions as feature lists, ready for training.
-struct Data {
-    /// Features seen from the side to move, then from the other side, per
-    /// position: `feats[offsets[i]..offsets[i + 1]]` pairs.
-    feats: Vec<(u16, u16)>,
-    offsets: Vec<u32>,
-    /// Labels for the side to move, squashed to a win expectancy.
-    targets: Vec<f32>,
-    /// Pieces on the board (for the output bucket).
-    pieces: Vec<u8>,
-    /// What the output is added to before the squash: the hand-made
-    /// evaluation in units of SCALE for a residual network, else 0.
-    bases: Vec<f32>,
-}
-
-impl Data {
-    fn len(&self) -> usize {
-        self.targets.len()
-    }
-
-    fn position(&self, i: usize) -> &[(u16, u16)] {
-        &self.feats[self.offsets[i] as usize..self.offsets[i + 1] as usize]
-    }
-}
-
 /// A hidden size: a positive multiple of [`LANES`] (what the engine's
 /// loops take), at most 4096.
 fn width(text: &str) -> Result<usize, String> {
@@ -266,73 +243,6 @@ fn layer2_width(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Bands of piece counts for `--calibrate`: those of 8 output buckets
-/// (2-5, 6-9, ..., 30-32 pieces).
-const CALIBRATION_BANDS: usize = 8;
-
-/// Positions per chunk of [`result_error`]'s sum.
-const ERROR_CHUNK: usize = 4096;
-
-/// Mean squared error of `sigmoid(k * cp / SCALE)` against the results:
-/// each chunk of [`ERROR_CHUNK`] positions summed in order on rayon's
-/// threads, then the chunks' sums in order. Why not rayon's `sum`: it adds
-/// in an order that depends on the number of threads and on work
-/// stealing, so the last bits of the error, and with them a step of the
-/// golden-section search in [`fit_scale`] and the labels of
-/// `--calibrate`, could change from one run to the next.
-fn result_error(k: f32, cps: &[f32], results: &[f32]) -> f64 {
-    let sums: Vec<f64> = cps
-        .par_chunks(ERROR_CHUNK)
-        .zip(results.par_chunks(ERROR_CHUNK))
-        .map(|(cps, results)| {
-            cps.iter()
-                .zip(results)
-                .map(|(cp, r)| f64::from((sigmoid(k * cp / SCALE) - r).powi(2)))
-                .sum::<f64>()
-        })
-        .collect();
-    sums.iter().sum::<f64>() / cps.len().max(1) as f64
-}
-
-/// The k of [`result_error`]'s minimum within 0.05..=5, by golden-section
-/// search (the error of a logistic fit falls, then rises, in k).
-fn fit_scale(cps: &[f32], results: &[f32]) -> f32 {
-    let g = (5f32.sqrt() - 1.0) / 2.0;
-    let (mut lo, mut hi) = (0.05f32, 5.0f32);
-    for _ in 0..40 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if result_error(a, cps, results) <= result_error(b, cps, results) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
-}
-
-/// Label factors of `--calibrate`, one per band of piece counts: the
-/// band's fitted scale over that of all positions (1 for a band with
-/// fewer than [`MIN_BAND`] positions, too few to fit). Scores and results
-/// are for the side to move.
-fn calibration(cps: &[f32], results: &[f32], pieces: &[u8]) -> [f32; CALIBRATION_BANDS] {
-    let all = fit_scale(cps, results);
-    let mut factors = [1.0; CALIBRATION_BANDS];
-    for (band, factor) in factors.iter_mut().enumerate() {
-        let (c, r): (Vec<f32>, Vec<f32>) = (0..cps.len())
-            .filter(|&i| bucket(usize::from(pieces[i]), CALIBRATION_BANDS) == band)
-            .map(|i| (cps[i], results[i]))
-            .unzip();
-        if c.len() >= MIN_BAND {
-            *factor = fit_scale(&c, &r) / all;
-        }
-    }
-    factors
-}
-
-/// Fewest positions a band of `--calibrate` is fitted from.
-const MIN_BAND: usize = 1000;
-
 /// A number in 0..=1.
 fn unit_interval(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
@@ -343,567 +253,6 @@ fn unit_interval(text: &str) -> Result<f32, String> {
 
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
-}
-
-/// Which lines are held out for validation: every [`HOLD_OUT`]th position,
-/// or every [`HOLD_OUT`]th game.
-struct Split {
-    by_game: bool,
-    /// Games begun so far (by game: a line whose game number differs from
-    /// the line before begins one).
-    games: usize,
-    last_game: Option<String>,
-}
-
-/// One line (or game) in this many is held out for validation.
-const HOLD_OUT: usize = 50;
-
-impl Split {
-    fn new(by_game: bool) -> Split {
-        Split {
-            by_game,
-            games: 0,
-            last_game: None,
-        }
-    }
-
-    /// Whether line `i` (counted from 0), `FEN;result;game;...`, is held
-    /// out; None where a game is asked for and the line has no third field.
-    fn held_out(&mut self, i: usize, line: &str) -> Option<bool> {
-        if !self.by_game {
-            return Some(i.is_multiple_of(HOLD_OUT));
-        }
-        let game = line.split(';').nth(2)?.trim();
-        if self.last_game.as_deref() != Some(game) {
-            self.games += 1;
-            self.last_game = Some(game.to_owned());
-        }
-        Some((self.games - 1).is_multiple_of(HOLD_OUT))
-    }
-}
-
-/// Reads `path` into a training and a validation set.
-fn load(
-    path: &Path,
-    label_scale: f32,
-    residual: bool,
-    result_weight: f32,
-    calibrate: bool,
-    hold_out_games: bool,
-    kings: &KingMap,
-) -> Result<(Data, Data), String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut sets = [
-        Data {
-            feats: Vec::new(),
-            offsets: vec![0],
-            targets: Vec::new(),
-            pieces: Vec::new(),
-            bases: Vec::new(),
-        },
-        Data {
-            feats: Vec::new(),
-            offsets: vec![0],
-            targets: Vec::new(),
-            pieces: Vec::new(),
-            bases: Vec::new(),
-        },
-    ];
-    // Scores and results for the side to move, per set, until the targets
-    // are made from them (after the calibration, which needs them all).
-    let mut scores: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
-    let mut results: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
-    let with_results = result_weight > 0.0 || calibrate;
-    let mut split = Split::new(hold_out_games);
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        // The FEN is the first field, the score the last; the game result
-        // (White's view) is the second when a share of it is asked for.
-        let (Some((fen, _)), Some((_, cp))) = (line.split_once(';'), line.rsplit_once(';')) else {
-            // Blank lines and `#` comments hold no position. Any other
-            // line without a `;` is not a labelled one (`label.py` writes
-            // none such): refused by its number rather than skipped, so
-            // that a file of bare FENs is not read as a file of no
-            // positions.
-            let text = line.trim();
-            if text.is_empty() || text.starts_with('#') {
-                continue;
-            }
-            return Err(format!(
-                "{}:{}: not a labelled position (`FEN;...;cp`): no `;` in {text:?}",
-                path.display(),
-                i + 1
-            ));
-        };
-        let cp: f32 = cp
-            .trim()
-            .parse()
-            .map_err(|e| format!("{}:{}: bad score: {e}", path.display(), i + 1))?;
-        let pos = parse_fen(fen).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-        let white = pos.turn() == Color::White;
-        let held_out = split.held_out(i, &line).ok_or_else(|| {
-            format!(
-                "{}:{}: no game number in the third field (--hold-out-games)",
-                path.display(),
-                i + 1
-            )
-        })?;
-        let which = usize::from(held_out);
-        let set = &mut sets[which];
-        for (w, b) in features(pos.board(), kings) {
-            set.feats.push(if white { (w, b) } else { (b, w) });
-        }
-        set.offsets
-            .push(feature_offset(set.feats.len(), path, i + 1)?);
-        set.pieces.push(pos.board().occupied().count() as u8);
-        scores[which].push(if white { cp } else { -cp } * label_scale);
-        if with_results {
-            let result: f32 = line
-                .split(';')
-                .nth(1)
-                .and_then(|r| r.trim().parse().ok())
-                .filter(|r| (0.0..=1.0).contains(r))
-                .ok_or_else(|| {
-                    format!(
-                        "{}:{}: no game result in the second field",
-                        path.display(),
-                        i + 1
-                    )
-                })?;
-            results[which].push(if white { result } else { 1.0 - result });
-        }
-        set.bases.push(if residual {
-            chess960::eval::handmade::evaluate(&pos) as f32 / SCALE
-        } else {
-            0.0
-        });
-    }
-    let factors = if calibrate {
-        let f = calibration(&scores[0], &results[0], &sets[0].pieces);
-        eprintln!("nnue: label factors by piece count (2-5, 6-9, ..., 30-32): {f:.3?}");
-        f
-    } else {
-        [1.0; CALIBRATION_BANDS]
-    };
-    for (which, set) in sets.iter_mut().enumerate() {
-        set.targets = (0..set.pieces.len())
-            .map(|i| {
-                let band = bucket(usize::from(set.pieces[i]), CALIBRATION_BANDS);
-                let target = sigmoid(scores[which][i] * factors[band] / SCALE);
-                if result_weight > 0.0 {
-                    (1.0 - result_weight) * target + result_weight * results[which][i]
-                } else {
-                    target
-                }
-            })
-            .collect();
-    }
-    let [train, valid] = sets;
-    if train.len() + valid.len() == 0 {
-        return Err(format!(
-            "{}: no labelled positions (`FEN;...;cp` lines)",
-            path.display()
-        ));
-    }
-    Ok((train, valid))
-}
-
-/// Where a position's features end in its set's list, as the `u32` of
-/// [`Data::offsets`] (half the memory of a `usize` per position), or an
-/// error naming the line past which a set holds more than `u32::MAX`
-/// features (some 150 million positions) rather than wrapping around.
-fn feature_offset(len: usize, path: &Path, line: usize) -> Result<u32, String> {
-    u32::try_from(len).map_err(|_| {
-        format!(
-            "{}:{line}: more than {} features in one set, more than the training holds",
-            path.display(),
-            u32::MAX
-        )
-    })
-}
-
-/// Where a second hidden layer's neurons start: the middle of the
-/// squared clipped ReLU's range. Why: at random weights the first layer's
-/// activations are small, so a neuron with a bias of 0 starts near 0,
-/// where its slope (2y) is near 0 and little is learnt through it. From
-/// the middle, on 1M positions (64 neurons, 16 in the second layer, 4
-/// epochs), the validation loss fell to 0.004804 against 0.004943 from 0
-/// (0.004957 without a second layer).
-const LAYER2_START_BIAS: f32 = 0.5;
-
-/// Float weights (and, with the same shape, gradients and Adam moments).
-#[derive(Clone)]
-struct Params {
-    ft_w: Vec<f32>,
-    ft_b: Vec<f32>,
-    /// Second-layer rows, bucket after bucket, neuron after neuron
-    /// (`2 * hidden` each); empty without that layer.
-    l2_w: Vec<f32>,
-    /// Second-layer biases, bucket after bucket.
-    l2_b: Vec<f32>,
-    /// Output weights, bucket after bucket (`2 * hidden` each, or one per
-    /// second-layer neuron).
-    out_w: Vec<f32>,
-    /// Output bias per bucket.
-    out_b: Vec<f32>,
-}
-
-impl Params {
-    fn zeros(hidden: usize, buckets: usize, layer2: usize, kings: usize) -> Params {
-        Params {
-            ft_w: vec![0.0; INPUTS * kings * hidden],
-            ft_b: vec![0.0; hidden],
-            l2_w: vec![0.0; buckets * layer2 * 2 * hidden],
-            l2_b: vec![0.0; buckets * layer2],
-            out_w: vec![0.0; buckets * out_inputs(hidden, layer2)],
-            out_b: vec![0.0; buckets],
-        }
-    }
-
-    /// Zeros of this network's shape (for gradients and moments).
-    fn zeros_like(&self) -> Params {
-        Params::zeros(
-            self.hidden(),
-            self.buckets(),
-            self.layer2(),
-            self.king_buckets(),
-        )
-    }
-
-    /// Copies of the first layer, one per king bucket.
-    fn king_buckets(&self) -> usize {
-        self.ft_w.len() / (INPUTS * self.hidden())
-    }
-
-    /// The same network with its one first layer copied to each of
-    /// `kings`'s buckets: training starts from its evaluation (the same
-    /// one where `kings` does not mirror; where it does, a position with
-    /// the king on files e-h is read as its mirror image, which a plain
-    /// network scores nearly alike).
-    fn spread_kings(self, kings: &KingMap) -> Params {
-        debug_assert_eq!(self.king_buckets(), 1);
-        Params {
-            ft_w: self.ft_w.repeat(king_buckets(kings)),
-            ..self
-        }
-    }
-
-    /// Neurons of the second hidden layer (0: none).
-    fn layer2(&self) -> usize {
-        self.l2_b.len() / self.buckets()
-    }
-
-    /// The parameter groups in a fixed order: what every element-wise
-    /// pass (sums of gradients, Adam) walks, zipped with the same groups
-    /// of a network of the same shape.
-    fn groups_mut(&mut self) -> [&mut Vec<f32>; 6] {
-        [
-            &mut self.ft_w,
-            &mut self.ft_b,
-            &mut self.l2_w,
-            &mut self.l2_b,
-            &mut self.out_w,
-            &mut self.out_b,
-        ]
-    }
-
-    fn groups(&self) -> [&Vec<f32>; 6] {
-        [
-            &self.ft_w,
-            &self.ft_b,
-            &self.l2_w,
-            &self.l2_b,
-            &self.out_w,
-            &self.out_b,
-        ]
-    }
-
-    /// Hidden neurons per accumulator (one first-layer bias each).
-    fn hidden(&self) -> usize {
-        self.ft_b.len()
-    }
-
-    /// Output buckets (one output bias each).
-    fn buckets(&self) -> usize {
-        self.out_b.len()
-    }
-
-    /// The same network with its one output layer copied to each of
-    /// `buckets` buckets: the same evaluation, ready to learn one per
-    /// stage of the game.
-    fn spread(self, buckets: usize) -> Params {
-        debug_assert_eq!(self.buckets(), 1);
-        Params {
-            l2_w: self.l2_w.repeat(buckets),
-            l2_b: self.l2_b.repeat(buckets),
-            out_w: self.out_w.repeat(buckets),
-            out_b: self.out_b.repeat(buckets),
-            ..self
-        }
-    }
-
-    /// The weights of a trained network, back in training units (the
-    /// inverse of [`quantise`]).
-    fn from_file(net: &NetFile) -> Params {
-        let unq = |w: &i16| f32::from(*w) / f32::from(QA);
-        Params {
-            ft_w: net.ft_weights.iter().map(unq).collect(),
-            ft_b: net.ft_bias.iter().map(unq).collect(),
-            l2_w: net.l2_weights.clone(),
-            l2_b: net.l2_bias.clone(),
-            out_w: net.out_weights.clone(),
-            out_b: net.out_bias.clone(),
-        }
-    }
-
-    /// Random weights. The first layer and the first bucket's output
-    /// layer are drawn as they were before buckets existed, so a
-    /// one-bucket network of a given seed is the network it always was;
-    /// further buckets draw their own after them, and a second layer's
-    /// weights come last. A second layer's biases start at
-    /// [`LAYER2_START_BIAS`].
-    fn random(hidden: usize, buckets: usize, layer2: usize, kings: usize, seed: u64) -> Params {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut p = Params::zeros(hidden, buckets, layer2, kings);
-        for w in p.ft_w.iter_mut().chain(&mut p.out_w).chain(&mut p.l2_w) {
-            *w = rng.gen_range(-0.1..0.1);
-        }
-        p.l2_b.fill(LAYER2_START_BIAS);
-        p
-    }
-
-    /// Scratch space for [`Params::forward`] and [`Params::backward`]:
-    /// the two accumulators, then their gradients; with a second layer,
-    /// then the first layer's activations and the second layer's sums.
-    fn scratch(&self) -> Vec<f32> {
-        let h = self.hidden();
-        match self.layer2() {
-            0 => vec![0.0; 4 * h],
-            l2 => vec![0.0; 6 * h + l2],
-        }
-    }
-
-    /// The network output for one position (before the squash) through
-    /// output bucket `bucket`, with the two accumulators left in the first
-    /// half of `acc` (from [`Params::scratch`]). Inlined into its callers
-    /// so that the copies [`simd::wide_fn`] makes compile it wide.
-    #[inline(always)]
-    fn forward(&self, feats: &[(u16, u16)], bucket: usize, acc: &mut [f32]) -> f32 {
-        let h = self.hidden();
-        let (us, them) = acc[..2 * h].split_at_mut(h);
-        us.copy_from_slice(&self.ft_b);
-        them.copy_from_slice(&self.ft_b);
-        for &(u, t) in feats {
-            let (u, t) = (usize::from(u) * h, usize::from(t) * h);
-            for (a, w) in us.iter_mut().zip(&self.ft_w[u..u + h]) {
-                *a += w;
-            }
-            for (a, w) in them.iter_mut().zip(&self.ft_w[t..t + h]) {
-                *a += w;
-            }
-        }
-        let mut out = self.out_b[bucket];
-        let l2 = self.layer2();
-        if l2 == 0 {
-            for (a, w) in acc[..2 * h].iter().zip(&self.out_w[bucket * 2 * h..]) {
-                let x = a.clamp(0.0, 1.0);
-                out += x * x * w;
-            }
-            return out;
-        }
-        let (front, rest) = acc.split_at_mut(4 * h);
-        let (x, sums) = rest.split_at_mut(2 * h);
-        for (x, a) in x.iter_mut().zip(&front[..2 * h]) {
-            let c = a.clamp(0.0, 1.0);
-            *x = c * c;
-        }
-        for (n, sum) in sums.iter_mut().enumerate() {
-            let k = bucket * l2 + n;
-            let row = &self.l2_w[k * 2 * h..(k + 1) * 2 * h];
-            *sum = self.l2_b[k] + x.iter().zip(row).map(|(x, w)| x * w).sum::<f32>();
-            let y = sum.clamp(0.0, 1.0);
-            out += y * y * self.out_w[k];
-        }
-        out
-    }
-
-    /// Adds the gradient of one position's loss to `grad`; returns the loss.
-    /// Inlined into its callers so that the copies [`simd::wide_fn`] makes compile it wide.
-    #[inline(always)]
-    fn backward(
-        &self,
-        feats: &[(u16, u16)],
-        bucket: usize,
-        base: f32,
-        target: f32,
-        acc: &mut [f32],
-        grad: &mut Params,
-    ) -> f32 {
-        let h = self.hidden();
-        let out = self.forward(feats, bucket, acc) + base;
-        let pred = sigmoid(out);
-        let err = pred - target;
-        // d loss / d out, with the output already in units of SCALE cp.
-        let g = 2.0 * err * pred * (1.0 - pred);
-        grad.out_b[bucket] += g;
-        let l2 = self.layer2();
-        let (front, rest) = acc.split_at_mut(4 * h);
-        let (acc, dacc) = front.split_at_mut(2 * h);
-        if l2 == 0 {
-            let out_w = &self.out_w[bucket * 2 * h..(bucket + 1) * 2 * h];
-            let out_g = &mut grad.out_w[bucket * 2 * h..(bucket + 1) * 2 * h];
-            for i in 0..2 * h {
-                let a = acc[i];
-                let x = a.clamp(0.0, 1.0);
-                out_g[i] += g * x * x;
-                dacc[i] = if a > 0.0 && a < 1.0 {
-                    g * out_w[i] * 2.0 * x
-                } else {
-                    0.0
-                };
-            }
-        } else {
-            // Back through the second layer: each neuron inside its
-            // clipped range passes its share to its weights, its bias and
-            // (summed in `dacc`) the first layer's activations.
-            let (x, sums) = rest.split_at(2 * h);
-            dacc.fill(0.0);
-            for (n, &sum) in sums.iter().enumerate() {
-                let k = bucket * l2 + n;
-                let y = sum.clamp(0.0, 1.0);
-                grad.out_w[k] += g * y * y;
-                if sum <= 0.0 || sum >= 1.0 {
-                    continue;
-                }
-                let d = g * self.out_w[k] * 2.0 * y;
-                grad.l2_b[k] += d;
-                let row = &self.l2_w[k * 2 * h..(k + 1) * 2 * h];
-                let row_g = &mut grad.l2_w[k * 2 * h..(k + 1) * 2 * h];
-                for i in 0..2 * h {
-                    row_g[i] += d * x[i];
-                    dacc[i] += d * row[i];
-                }
-            }
-            for (da, a) in dacc.iter_mut().zip(acc.iter()) {
-                *da = if *a > 0.0 && *a < 1.0 {
-                    *da * 2.0 * a
-                } else {
-                    0.0
-                };
-            }
-        }
-        let (du, dt) = dacc.split_at(h);
-        for i in 0..h {
-            grad.ft_b[i] += du[i] + dt[i];
-        }
-        for &(u, t) in feats {
-            let (u, t) = (usize::from(u) * h, usize::from(t) * h);
-            for (gw, d) in grad.ft_w[u..u + h].iter_mut().zip(du) {
-                *gw += d;
-            }
-            for (gw, d) in grad.ft_w[t..t + h].iter_mut().zip(dt) {
-                *gw += d;
-            }
-        }
-        err * err
-    }
-}
-
-/// Adam over every parameter, then the first layer clipped to what the
-/// quantised network can hold.
-struct Adam {
-    m: Params,
-    v: Params,
-    t: i32,
-}
-
-/// Adam's constants.
-const B1: f32 = 0.9;
-const B2: f32 = 0.999;
-const EPS: f32 = 1e-8;
-
-/// Parameters per task of the optimiser's step. Why in spans, on
-/// rayon's threads: the step reads every chunk's gradient and writes
-/// every weight and both moments, a few times the network's size in
-/// memory per batch, which one thread would do while the others wait
-/// (with king buckets, as long as the gradients take). Each parameter's
-/// arithmetic is the same whichever thread does it, so the network is too.
-const SPAN: usize = 16 * 1024;
-
-impl Adam {
-    /// One step from the summed gradients `parts` of a batch of `n`
-    /// positions (each parameter's gradient summed in the parts' order,
-    /// then averaged).
-    fn step(&mut self, p: &mut Params, parts: &[(Params, f64)], n: usize, lr: f32) {
-        self.t += 1;
-        let c = AdamStep {
-            c1: 1.0 - B1.powi(self.t),
-            c2: 1.0 - B2.powi(self.t),
-            n: n as f32,
-            lr,
-        };
-        let groups = p
-            .groups_mut()
-            .into_iter()
-            .zip(self.m.groups_mut())
-            .zip(self.v.groups_mut())
-            .enumerate();
-        for (k, ((w, m), v)) in groups {
-            let grads: Vec<&[f32]> = parts
-                .iter()
-                .map(|(g, _)| g.groups()[k].as_slice())
-                .collect();
-            // The first layer's weights and biases (groups 0 and 1).
-            let clip = k < 2;
-            w.par_chunks_mut(SPAN)
-                .zip(m.par_chunks_mut(SPAN))
-                .zip(v.par_chunks_mut(SPAN))
-                .enumerate()
-                .for_each(|(i, ((w, m), v))| step_span(w, m, v, &grads, i * SPAN, c, clip));
-        }
-    }
-}
-
-/// What one Adam step's parameters share.
-#[derive(Clone, Copy)]
-struct AdamStep {
-    /// Bias corrections of the two moments.
-    c1: f32,
-    c2: f32,
-    /// Positions in the batch.
-    n: f32,
-    lr: f32,
-}
-
-simd::wide_fn! {
-    /// Adam's step over one span of a parameter group: `w`, `m` and `v`
-    /// are its weights and moments from index `at` of the group, `grads`
-    /// the chunks' gradients of the whole group.
-    fn step_span(
-        w: &mut [f32],
-        m: &mut [f32],
-        v: &mut [f32],
-        grads: &[&[f32]],
-        at: usize,
-        c: AdamStep,
-        clip: bool,
-    ) {
-        let mut g = vec![0f32; w.len()];
-        for part in grads {
-            for (g, d) in g.iter_mut().zip(&part[at..at + w.len()]) {
-                *g += d;
-            }
-        }
-        for i in 0..w.len() {
-            let g = g[i] / c.n;
-            m[i] = B1 * m[i] + (1.0 - B1) * g;
-            v[i] = B2 * v[i] + (1.0 - B2) * g * g;
-            w[i] -= c.lr * (m[i] / c.c1) / ((v[i] / c.c2).sqrt() + EPS);
-            if clip {
-                w[i] = w[i].clamp(-CLIP, CLIP);
-            }
-        }
-    }
 }
 
 /// Positions per chunk of the gradient and of the validation loss (one
@@ -963,24 +312,6 @@ fn kind(residual: bool) -> &'static str {
     } else {
         "whole-evaluation"
     }
-}
-
-fn quantise(p: &Params, residual: bool, kings: &KingMap) -> Vec<u8> {
-    let q = |w: &f32| (w * f32::from(QA)).round() as i16;
-    NetFile {
-        hidden: p.hidden(),
-        residual,
-        buckets: p.buckets(),
-        layer2: p.layer2(),
-        kings: *kings,
-        ft_weights: p.ft_w.iter().map(q).collect(),
-        ft_bias: p.ft_b.iter().map(q).collect(),
-        l2_weights: p.l2_w.clone(),
-        l2_bias: p.l2_b.clone(),
-        out_weights: p.out_w.clone(),
-        out_bias: p.out_b.clone(),
-    }
-    .to_bytes()
 }
 
 /// What makes a training the training it is, for its checkpoint: every
@@ -1279,7 +610,10 @@ pub fn run(args: &NnueArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chess960::eval::nnue::{Network, BUCKETS};
+    use chess960::eval::nnue::{features, Network, BUCKETS, INPUTS, SCALE};
+    use chess960::notation::parse_fen;
+    use rand::Rng;
+    use shakmaty::Position;
     use std::collections::HashSet;
 
     fn example(hidden: usize, buckets: usize) -> (Vec<(u16, u16)>, Params) {
@@ -1326,40 +660,6 @@ mod tests {
         let net = NetFile::parse(&bytes).expect("a valid network");
         let again = quantise(&Params::from_file(&net), net.residual, &net.kings);
         assert!(again == bytes, "the network changed on the way through");
-    }
-
-    /// With `--hold-out-games` every line of a game lands in one set, and
-    /// every 50th game is held out; without it, every 50th line. A line
-    /// with no game number is refused only where games are asked for.
-    #[test]
-    fn games_are_held_out_whole() {
-        let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
-        // 120 games of 1 to 4 positions; numbers restart at 0 after game
-        // 59, as they do where two chunks' files are joined.
-        let mut lines = Vec::new();
-        for g in 0..120 {
-            for _ in 0..(g % 4 + 1) {
-                lines.push((g, format!("{fen};1;{};10", g % 60)));
-            }
-        }
-        let mut split = Split::new(true);
-        let mut held: Vec<(usize, bool)> = Vec::new();
-        for (i, (g, line)) in lines.iter().enumerate() {
-            held.push((*g, split.held_out(i, line).expect("a game number")));
-        }
-        for g in 0..120 {
-            let sets: HashSet<bool> = held.iter().filter(|h| h.0 == g).map(|h| h.1).collect();
-            assert_eq!(sets, HashSet::from([g % 50 == 0]), "game {g}");
-        }
-        let mut split = Split::new(false);
-        for (i, (_, line)) in lines.iter().enumerate() {
-            assert_eq!(split.held_out(i, line), Some(i % 50 == 0), "line {i}");
-        }
-        assert_eq!(Split::new(true).held_out(0, &format!("{fen};1")), None);
-        assert_eq!(
-            Split::new(false).held_out(0, &format!("{fen};1")),
-            Some(true)
-        );
     }
 
     /// A network of another width than this build's is trained and written
@@ -1610,33 +910,6 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// `--calibrate` finds the scale each band's results were drawn with:
-    /// results made from `sigmoid(k * cp / 400)` with a k twice as large
-    /// in endings give factors of about 2 to 1 between the bands.
-    #[test]
-    fn calibration_recovers_each_band_scale() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let (mut cps, mut results, mut pieces) = (Vec::new(), Vec::new(), Vec::new());
-        for i in 0..40_000 {
-            let n: u8 = if i % 2 == 0 { 4 } else { 30 };
-            let k = if n == 4 { 0.8 } else { 1.6 };
-            let cp: f32 = rng.gen_range(-600.0..600.0);
-            let p = sigmoid(k * cp / SCALE);
-            cps.push(cp);
-            results.push(if rng.gen::<f32>() < p { 1.0 } else { 0.0 });
-            pieces.push(n);
-        }
-        let f = calibration(&cps, &results, &pieces);
-        let (end, open) = (
-            f[bucket(4, CALIBRATION_BANDS)],
-            f[bucket(30, CALIBRATION_BANDS)],
-        );
-        assert!((open / end - 2.0).abs() < 0.25, "{f:?}");
-        assert!(end < 1.0 && open > 1.0, "{f:?}");
-        // Bands with no positions keep their labels.
-        assert_eq!(f[3], 1.0);
-    }
-
     /// Quantising keeps the float network's output: the built network's
     /// evaluation is within a few centipawns of the float forward pass,
     /// with and without a second hidden layer.
@@ -1790,34 +1063,6 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// `--calibrate`'s error sums are the same to the last bit on any
-    /// number of threads: chunks summed in order, then their sums in
-    /// order (rayon's `sum` adds in an order of its own).
-    #[test]
-    fn the_result_error_is_the_same_on_any_number_of_threads() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        let n = 10 * ERROR_CHUNK + 123;
-        let cps: Vec<f32> = (0..n).map(|_| rng.gen_range(-900.0..900.0)).collect();
-        let results: Vec<f32> = (0..n).map(|i| [0.0, 0.5, 1.0][i % 3]).collect();
-        let mut in_order = 0.0f64;
-        for (c, r) in cps.chunks(ERROR_CHUNK).zip(results.chunks(ERROR_CHUNK)) {
-            let mut chunk = 0.0f64;
-            for (cp, r) in c.iter().zip(r) {
-                chunk += f64::from((sigmoid(1.3 * cp / SCALE) - r).powi(2));
-            }
-            in_order += chunk;
-        }
-        let expected = in_order / n as f64;
-        for threads in [1, 2, 3, 8] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a thread pool");
-            let got = pool.install(|| result_error(1.3, &cps, &results));
-            assert_eq!(got.to_bits(), expected.to_bits(), "{threads} threads");
-        }
-    }
-
     /// A checkpoint of a network of another shape is refused naming the
     /// option that differs (not called damaged for its weights' sizes),
     /// and a king layout is named by one word.
@@ -1883,37 +1128,6 @@ mod tests {
         // Damaged lists are left to differ.
         let cut = format!("{head} kings [0, 1");
         assert_eq!(upgrade_description(&cut), cut);
-    }
-
-    /// A line that is not a labelled position is refused by file and line
-    /// number; blank and `#` lines are skipped; an empty file is named as
-    /// one, not taken for "fewer positions than one batch".
-    #[test]
-    fn lines_without_a_score_are_refused_by_number() {
-        let dir = std::env::temp_dir().join(format!("c960-tune-lines-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
-        let read = |name: &str, text: String| {
-            let path = dir.join(name);
-            std::fs::write(&path, text).expect("data");
-            load(&path, 1.0, false, 0.0, false, false, &PLAIN_KINGS)
-                .map(|(train, valid)| train.len() + valid.len())
-        };
-        let positions = read("good.txt", format!("# scores\n{fen};10\n\n{fen};1;3;-20\n"))
-            .expect("a valid file");
-        assert_eq!(positions, 2);
-        let err = read("bare.txt", format!("{fen};10\n{fen}\n")).expect_err("refused");
-        assert!(err.contains("bare.txt:2: not a labelled position"), "{err}");
-        let err = read("empty.txt", "\n".to_owned()).expect_err("refused");
-        assert!(err.contains("empty.txt: no labelled positions"), "{err}");
-        let err =
-            feature_offset(u32::MAX as usize + 1, &dir.join("big.txt"), 7).expect_err("wraps");
-        assert!(
-            err.contains("big.txt:7: more than 4294967295 features"),
-            "{err}"
-        );
-        assert_eq!(feature_offset(12, &dir, 1), Ok(12));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// `--out` is needed to train, not to score (`--epochs 0`, which also
