@@ -797,3 +797,36 @@ pub fn main() -> ExitCode {
         }
     }
 }
+
+/// Every text `cmd` and its subcommands show (about, argument help) that
+/// holds a rustdoc link, `[`name`]`, as `command: text`. Why: clap prints
+/// a doc comment as it is, so a link written for rustdoc reaches `--help`
+/// and the man pages as brackets around a name the reader cannot look up.
+/// The tests of this program's and the tuner's command lines call it.
+pub fn rustdoc_links(cmd: &clap::Command) -> Vec<String> {
+    let texts = [cmd.get_about(), cmd.get_long_about()]
+        .into_iter()
+        .chain(
+            cmd.get_arguments()
+                .flat_map(|a| [a.get_help(), a.get_long_help()]),
+        )
+        .flatten()
+        .map(ToString::to_string)
+        .filter(|text| text.contains("[`"))
+        .map(|text| format!("{}: {text}", cmd.get_name()));
+    texts
+        .chain(cmd.get_subcommands().flat_map(rustdoc_links))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rustdoc_links, Cli};
+    use clap::CommandFactory;
+
+    #[test]
+    fn help_texts_hold_no_rustdoc_links() {
+        let found = rustdoc_links(&Cli::command());
+        assert!(found.is_empty(), "{found:#?}");
+    }
+}

@@ -113,3 +113,17 @@ enum Failure {
     /// The run failed (exit 1).
     Run(String),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// The tuner's `--help` shows no rustdoc link
+    /// ([`chess960::cli::rustdoc_links`]).
+    #[test]
+    fn help_texts_hold_no_rustdoc_links() {
+        let found = chess960::cli::rustdoc_links(&Cli::command());
+        assert!(found.is_empty(), "{found:#?}");
+    }
+}
