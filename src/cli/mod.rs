@@ -1,4 +1,5 @@
-//! Command-line interface: clap definitions and dispatch only.
+//! Command-line interface: clap definitions and dispatch only (and a check
+//! of their help texts, [`rustdoc_links`]).
 //!
 //! Each subcommand's work lives in a submodule; handlers return
 //! `Result<ExitCode, CliError>` so that `main` prints exactly one line on
@@ -802,7 +803,10 @@ pub fn main() -> ExitCode {
 /// holds a rustdoc link, `[`name`]`, as `command: text`. Why: clap prints
 /// a doc comment as it is, so a link written for rustdoc reaches `--help`
 /// and the man pages as brackets around a name the reader cannot look up.
-/// The tests of this program's and the tuner's command lines call it.
+/// It reads the about texts and the arguments' help, where doc comments
+/// become help; not the help of a value list or `after_help`, which are
+/// written by hand. The tests of this program's and the tuner's command
+/// lines call it.
 pub fn rustdoc_links(cmd: &clap::Command) -> Vec<String> {
     let texts = [cmd.get_about(), cmd.get_long_about()]
         .into_iter()

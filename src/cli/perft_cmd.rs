@@ -28,15 +28,13 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use super::perft_engine::check_engine;
 use super::perft_report::{
-    count_moves, note_difference, progress, rate, say_hash, say_mismatch, status, write_json,
+    count_moves, note_difference, progress, rate, say_hash, say_mismatch, verdict, write_json,
 };
-use super::perft_source::{all_starts, capped_jobs, Source};
+use super::perft_source::{capped_jobs, source, Source};
 use super::{CliError, PerftArgs};
-use crate::notation::{parse_fen, shredder_fen};
+use crate::notation::shredder_fen;
 use crate::perft::runner::{self, Job, JobResult, Summary};
-use crate::perft::suite;
 use crate::perft::{Perft, PerftConfig};
-use crate::startpos;
 use crate::whole_number::{self, WholeError};
 
 /// Deepest depth accepted (far beyond anything that finishes; the hash
@@ -258,36 +256,6 @@ fn depth_and_fen(a: &PerftArgs) -> Result<(u32, Option<String>), CliError> {
         }
     };
     Ok((depth, a.fen.as_ref().map(|_| words.join(" "))))
-}
-
-fn source(a: &PerftArgs, fen: Option<&str>) -> Result<Source, CliError> {
-    if let Some(n) = &a.idn {
-        let pos = startpos::parse_number(n).and_then(startpos::position)?;
-        return Ok(Source::One(pos));
-    }
-    if let Some(n) = &a.dfrc {
-        let pos = startpos::parse_dfrc_number(n).and_then(startpos::dfrc_position)?;
-        return Ok(Source::One(pos));
-    }
-    if let Some(fen) = fen {
-        return parse_fen(fen)
-            .map(Source::One)
-            .map_err(|e| CliError::Usage(e.to_string()));
-    }
-    if a.all {
-        return all_starts().map(Source::Suite);
-    }
-    if let Some(path) = &a.epd {
-        let text = super::read_input(path)?;
-        // A file that does not read as a suite: a runtime error (status 1),
-        // as a damaged event file is, not a usage error.
-        let entries =
-            suite::parse(&text).map_err(|e| CliError::Io(format!("{}: {e}", path.display())))?;
-        return Ok(Source::Suite(entries));
-    }
-    Err(CliError::Usage(
-        "perft needs a position: --idn N, --dfrc N, --fen FEN, --all or --epd FILE".into(),
-    ))
 }
 
 /// `--json` report of a single position.
@@ -538,7 +506,7 @@ fn result_line(job: &Job, r: &JobResult) -> String {
         job.depth,
         r.nodes,
         expected,
-        status(r),
+        verdict(r.nodes, r.expected),
         job.fen
     )
 }
@@ -662,7 +630,7 @@ fn run_suite(
                     depth: j.depth,
                     nodes: r.nodes,
                     expected: r.expected,
-                    status: status(r),
+                    status: verdict(r.nodes, r.expected),
                     seconds: r.elapsed.as_secs_f64(),
                 })
                 .collect(),

@@ -1,6 +1,9 @@
 //! `perft --engine`: another UCI engine's counts (`go perft`, its divide)
 //! checked against ours, position by position, down to the first move
 //! whose count differs (the library's half is [`crate::perft::check`]).
+//! Why apart from `perft_cmd`: it drives another program and answers as
+//! `diff` does (1 when the counts differ, 2 when the engine cannot be run),
+//! while our own counts answer as every other command.
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -13,7 +13,7 @@ use serde::Serialize;
 use shakmaty::{Chess, Position};
 
 use super::CliError;
-use crate::perft::runner::{Job, JobResult};
+use crate::perft::runner::Job;
 use crate::perft::{Perft, PerftConfig};
 
 /// Set once a count is known to differ from its reference, or an engine's
@@ -111,12 +111,13 @@ pub(super) fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result
     Ok(())
 }
 
-/// A count's verdict as the text reports write it: `ok`, `MISMATCH` or
-/// `unchecked` (no reference count).
-pub(super) fn status(r: &JobResult) -> &'static str {
-    match r.matches() {
-        Some(true) => "ok",
-        Some(false) => "MISMATCH",
+/// The verdict on a count of `nodes` against its reference, as the
+/// reports write it: `ok`, `MISMATCH` or `unchecked` (no reference count).
+/// One function for a whole run and a merge, which print the same lines.
+pub(super) fn verdict(nodes: u64, expected: Option<u64>) -> &'static str {
+    match expected {
+        Some(e) if e == nodes => "ok",
+        Some(_) => "MISMATCH",
         None => "unchecked",
     }
 }

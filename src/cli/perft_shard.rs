@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Position};
 
 use super::perft_report::{
-    count_moves, note_difference, progress, rate, say_hash, say_mismatch, write_json,
+    count_moves, note_difference, progress, rate, say_hash, say_mismatch, verdict, write_json,
 };
 use super::perft_source::{all_starts, capped_jobs, Source};
 use super::{CliError, PerftMergeArgs};
@@ -262,15 +262,15 @@ pub fn merge(a: &PerftMergeArgs) -> Result<ExitCode, CliError> {
         match merged.run.kind {
             RunKind::Suite => {
                 for r in &merged.results {
-                    let (expected, status) = match r.expected {
-                        None => ("-".to_owned(), "unchecked"),
-                        Some(e) if e == r.nodes => (e.to_string(), "ok"),
-                        Some(e) => (e.to_string(), "MISMATCH"),
-                    };
+                    let expected = r.expected.map_or("-".to_owned(), |e| e.to_string());
                     writeln!(
                         out,
-                        "{} depth {} nodes {} expected {expected} {status} {}",
-                        r.id, r.depth, r.nodes, r.fen
+                        "{} depth {} nodes {} expected {expected} {} {}",
+                        r.id,
+                        r.depth,
+                        r.nodes,
+                        verdict(r.nodes, r.expected),
+                        r.fen
                     )?;
                 }
                 let checked = merged

@@ -1,14 +1,15 @@
 //! What a perft run counts: one position, or a suite of positions with
 //! their reference counts (a file, or the 960 starts paired with the
-//! built-in table), cut into jobs under a `--max-nodes` cap. Shared by
-//! `perft` and its parts (`perft --shard`).
+//! built-in table), as the options name them, cut into jobs under a
+//! `--max-nodes` cap. Why apart: a whole run, a part (`perft --shard`)
+//! and a comparison (`perft --engine`) must count the same positions.
 
 use std::collections::BTreeMap;
 
 use shakmaty::Chess;
 
-use super::CliError;
-use crate::notation::shredder_fen;
+use super::{CliError, PerftArgs};
+use crate::notation::{parse_fen, shredder_fen};
 use crate::perft::runner::Job;
 use crate::perft::suite::{self, SuiteEntry};
 use crate::startpos;
@@ -17,6 +18,39 @@ use crate::startpos;
 pub(super) enum Source {
     One(Chess),
     Suite(Vec<SuiteEntry>),
+}
+
+/// The positions the options name: one start by number (`--idn`,
+/// `--dfrc`), one FEN (`fen`, as read with the depth), the 960 starts
+/// (`--all`) or a suite file (`--epd`).
+pub(super) fn source(a: &PerftArgs, fen: Option<&str>) -> Result<Source, CliError> {
+    if let Some(n) = &a.idn {
+        let pos = startpos::parse_number(n).and_then(startpos::position)?;
+        return Ok(Source::One(pos));
+    }
+    if let Some(n) = &a.dfrc {
+        let pos = startpos::parse_dfrc_number(n).and_then(startpos::dfrc_position)?;
+        return Ok(Source::One(pos));
+    }
+    if let Some(fen) = fen {
+        return parse_fen(fen)
+            .map(Source::One)
+            .map_err(|e| CliError::Usage(e.to_string()));
+    }
+    if a.all {
+        return all_starts().map(Source::Suite);
+    }
+    if let Some(path) = &a.epd {
+        let text = super::read_input(path)?;
+        // A file that does not read as a suite: a runtime error (status 1),
+        // as a damaged event file is, not a usage error.
+        let entries =
+            suite::parse(&text).map_err(|e| CliError::Io(format!("{}: {e}", path.display())))?;
+        return Ok(Source::Suite(entries));
+    }
+    Err(CliError::Usage(
+        "perft needs a position: --idn N, --dfrc N, --fen FEN, --all or --epd FILE".into(),
+    ))
 }
 
 /// The 960 start positions from our own numbering, each paired with the

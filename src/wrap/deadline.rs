@@ -1,6 +1,7 @@
 //! When an engine's answer is overdue: the time a `go` gives it (its
 //! `movetime`, or a share of its own clock that keeps a reserve), after
-//! which the front-end answers the GUI with its own move.
+//! which the front-end answers the GUI with its own move. Why apart: a
+//! pure function of the `go` and the clock, tested without an engine.
 
 use std::time::{Duration, Instant};
 

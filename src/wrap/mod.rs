@@ -13,6 +13,10 @@
 //! plus a margin is replaced by this crate's own engine's move (a short
 //! search), said in an `info string`, and the engine is restarted with its
 //! options for the next `go`. The GUI always gets a legal `bestmove`.
+//!
+//! [`backend`] is the engine process; `deadline` says when its answer is
+//! overdue and `translate` rewrites the lines that cross; this module is
+//! the loop over both sides' lines.
 
 pub mod backend;
 mod deadline;

@@ -1,6 +1,8 @@
 //! The lines that cross the front-end rewritten for the other side: the
 //! GUI's `go` as the engine reads it, the engine's `info` lines with their
-//! moves in the GUI's dialect, and the lines that pass as they are.
+//! moves in the GUI's dialect, and the lines that pass as they are. Why
+//! apart: pure functions of a line and a position, tested without the
+//! front-end's loop or an engine behind it.
 
 use shakmaty::{Chess, Position};
 

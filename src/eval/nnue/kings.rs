@@ -1,6 +1,8 @@
 //! King layouts: which copy of the first layer each side's accumulator
 //! reads, and whether it sees the board mirrored, by where its own king
 //! stands ([`KingMap`]), and the named layouts `tune nnue --kings` offers.
+//! Why apart: the file format, the evaluation and the trainer all read a
+//! layout, and the names are the trainer's and the checks' vocabulary.
 
 /// Which copy of the first layer a side's accumulator reads the board
 /// through, and whether it sees the board mirrored left to right, by

@@ -48,6 +48,10 @@
 //! integers when it loads it). The weights come from `tools/nnue` (Stockfish-labelled
 //! Chess960 positions, trained by `tune nnue`; see its README) and are
 //! compiled into the binary from `net.bin`.
+//!
+//! The file format, read and written at any width ([`NetFile`]), is `file`'s;
+//! the king layouts ([`KingMap`]) are `kings`'s; this module is the compiled
+//! network and its updates along the search.
 
 use std::sync::OnceLock;
 

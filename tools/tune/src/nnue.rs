@@ -75,7 +75,7 @@ pub struct NnueArgs {
     result_weight: f32,
     /// Put the labels of every stage of the game on one scale, fitted to
     /// the game results (second field): for each band of piece counts
-    /// (eight, cut as 8 output buckets are), the
+    /// (those of 8 output buckets: 2-5, 6-9, ..., 30-32 pieces), the
     /// factor k for which `sigmoid(k * cp / 400)` best predicts the results
     /// of the training positions in the band, and each label is multiplied
     /// by its band's k over the k of all positions. Why: a search teaching

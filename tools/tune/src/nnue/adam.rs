@@ -1,5 +1,7 @@
 //! The optimiser: Adam over every parameter, in spans on rayon's threads,
 //! then the first layer clipped to what the quantised network can hold.
+//! Why apart: its state (two moments and a step count) is what a
+//! checkpoint keeps besides the weights.
 
 use chess960::eval::nnue::CLIP;
 use rayon::prelude::*;
@@ -16,11 +18,9 @@ pub(super) struct Adam {
 }
 
 /// Adam's constants.
-pub(super) const B1: f32 = 0.9;
-
-pub(super) const B2: f32 = 0.999;
-
-pub(super) const EPS: f32 = 1e-8;
+const B1: f32 = 0.9;
+const B2: f32 = 0.999;
+const EPS: f32 = 1e-8;
 
 /// Parameters per task of the optimiser's step. Why in spans, on
 /// rayon's threads: the step reads every chunk's gradient and writes
@@ -28,7 +28,7 @@ pub(super) const EPS: f32 = 1e-8;
 /// memory per batch, which one thread would do while the others wait
 /// (with king buckets, as long as the gradients take). Each parameter's
 /// arithmetic is the same whichever thread does it, so the network is too.
-pub(super) const SPAN: usize = 16 * 1024;
+const SPAN: usize = 16 * 1024;
 
 impl Adam {
     /// One step from the summed gradients `parts` of a batch of `n`
@@ -66,13 +66,13 @@ impl Adam {
 
 /// What one Adam step's parameters share.
 #[derive(Clone, Copy)]
-pub(super) struct AdamStep {
+struct AdamStep {
     /// Bias corrections of the two moments.
-    pub(super) c1: f32,
-    pub(super) c2: f32,
+    c1: f32,
+    c2: f32,
     /// Positions in the batch.
-    pub(super) n: f32,
-    pub(super) lr: f32,
+    n: f32,
+    lr: f32,
 }
 
 simd::wide_fn! {

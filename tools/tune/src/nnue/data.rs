@@ -1,6 +1,8 @@
 //! The training's positions: labelled lines read into feature lists with
 //! their targets, every 50th position (or game) held out for validation,
 //! and `--calibrate`'s scale per stage of the game fitted to the results.
+//! Why apart: what the training reads is fixed before its first step, and
+//! its checksum names the run in a checkpoint.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -17,8 +19,8 @@ use super::sigmoid;
 pub(super) struct Data {
     /// Features seen from the side to move, then from the other side, per
     /// position: `feats[offsets[i]..offsets[i + 1]]` pairs.
-    pub(super) feats: Vec<(u16, u16)>,
-    pub(super) offsets: Vec<u32>,
+    feats: Vec<(u16, u16)>,
+    offsets: Vec<u32>,
     /// Labels for the side to move, squashed to a win expectancy.
     pub(super) targets: Vec<f32>,
     /// Pieces on the board (for the output bucket).
@@ -40,10 +42,10 @@ impl Data {
 
 /// Bands of piece counts for `--calibrate`: those of 8 output buckets
 /// (2-5, 6-9, ..., 30-32 pieces).
-pub(super) const CALIBRATION_BANDS: usize = 8;
+const CALIBRATION_BANDS: usize = 8;
 
 /// Positions per chunk of [`result_error`]'s sum.
-pub(super) const ERROR_CHUNK: usize = 4096;
+const ERROR_CHUNK: usize = 4096;
 
 /// Mean squared error of `sigmoid(k * cp / SCALE)` against the results:
 /// each chunk of [`ERROR_CHUNK`] positions summed in order on rayon's
@@ -52,7 +54,7 @@ pub(super) const ERROR_CHUNK: usize = 4096;
 /// stealing, so the last bits of the error, and with them a step of the
 /// golden-section search in [`fit_scale`] and the labels of
 /// `--calibrate`, could change from one run to the next.
-pub(super) fn result_error(k: f32, cps: &[f32], results: &[f32]) -> f64 {
+fn result_error(k: f32, cps: &[f32], results: &[f32]) -> f64 {
     let sums: Vec<f64> = cps
         .par_chunks(ERROR_CHUNK)
         .zip(results.par_chunks(ERROR_CHUNK))
@@ -68,7 +70,7 @@ pub(super) fn result_error(k: f32, cps: &[f32], results: &[f32]) -> f64 {
 
 /// The k of [`result_error`]'s minimum within 0.05..=5, by golden-section
 /// search (the error of a logistic fit falls, then rises, in k).
-pub(super) fn fit_scale(cps: &[f32], results: &[f32]) -> f32 {
+fn fit_scale(cps: &[f32], results: &[f32]) -> f32 {
     let g = (5f32.sqrt() - 1.0) / 2.0;
     let (mut lo, mut hi) = (0.05f32, 5.0f32);
     for _ in 0..40 {
@@ -87,7 +89,7 @@ pub(super) fn fit_scale(cps: &[f32], results: &[f32]) -> f32 {
 /// band's fitted scale over that of all positions (1 for a band with
 /// fewer than [`MIN_BAND`] positions, too few to fit). Scores and results
 /// are for the side to move.
-pub(super) fn calibration(cps: &[f32], results: &[f32], pieces: &[u8]) -> [f32; CALIBRATION_BANDS] {
+fn calibration(cps: &[f32], results: &[f32], pieces: &[u8]) -> [f32; CALIBRATION_BANDS] {
     let all = fit_scale(cps, results);
     let mut factors = [1.0; CALIBRATION_BANDS];
     for (band, factor) in factors.iter_mut().enumerate() {
@@ -103,23 +105,23 @@ pub(super) fn calibration(cps: &[f32], results: &[f32], pieces: &[u8]) -> [f32; 
 }
 
 /// Fewest positions a band of `--calibrate` is fitted from.
-pub(super) const MIN_BAND: usize = 1000;
+const MIN_BAND: usize = 1000;
 
 /// Which lines are held out for validation: every [`HOLD_OUT`]th position,
 /// or every [`HOLD_OUT`]th game.
-pub(super) struct Split {
-    pub(super) by_game: bool,
+struct Split {
+    by_game: bool,
     /// Games begun so far (by game: a line whose game number differs from
     /// the line before begins one).
-    pub(super) games: usize,
-    pub(super) last_game: Option<String>,
+    games: usize,
+    last_game: Option<String>,
 }
 
 /// One line (or game) in this many is held out for validation.
-pub(super) const HOLD_OUT: usize = 50;
+const HOLD_OUT: usize = 50;
 
 impl Split {
-    pub(super) fn new(by_game: bool) -> Split {
+    fn new(by_game: bool) -> Split {
         Split {
             by_game,
             games: 0,
@@ -129,7 +131,7 @@ impl Split {
 
     /// Whether line `i` (counted from 0), `FEN;result;game;...`, is held
     /// out; None where a game is asked for and the line has no third field.
-    pub(super) fn held_out(&mut self, i: usize, line: &str) -> Option<bool> {
+    fn held_out(&mut self, i: usize, line: &str) -> Option<bool> {
         if !self.by_game {
             return Some(i.is_multiple_of(HOLD_OUT));
         }
@@ -272,7 +274,7 @@ pub(super) fn load(
 /// [`Data::offsets`] (half the memory of a `usize` per position), or an
 /// error naming the line past which a set holds more than `u32::MAX`
 /// features (some 150 million positions) rather than wrapping around.
-pub(super) fn feature_offset(len: usize, path: &Path, line: usize) -> Result<u32, String> {
+fn feature_offset(len: usize, path: &Path, line: usize) -> Result<u32, String> {
     u32::try_from(len).map_err(|_| {
         format!(
             "{}:{line}: more than {} features in one set, more than the training holds",

@@ -1,6 +1,8 @@
 //! The network being trained, in floats: its weights (and, in the same
 //! shape, gradients and Adam's moments), the forward and backward passes,
-//! and the network file it is rounded into.
+//! and the network file it is rounded into. Why apart: one shape serves
+//! the weights, the gradients and the optimiser's moments, and the passes
+//! must stay `#[inline(always)]` for the wide copies of the loops.
 
 use chess960::eval::nnue::{king_buckets, out_inputs, KingMap, NetFile, INPUTS, QA};
 use rand::{Rng, SeedableRng};
@@ -14,7 +16,7 @@ use super::sigmoid;
 /// the middle, on 1M positions (64 neurons, 16 in the second layer, 4
 /// epochs), the validation loss fell to 0.004804 against 0.004943 from 0
 /// (0.004957 without a second layer).
-pub(super) const LAYER2_START_BIAS: f32 = 0.5;
+const LAYER2_START_BIAS: f32 = 0.5;
 
 /// Float weights (and, with the same shape, gradients and Adam moments).
 #[derive(Clone)]
@@ -34,7 +36,7 @@ pub(super) struct Params {
 }
 
 impl Params {
-    pub(super) fn zeros(hidden: usize, buckets: usize, layer2: usize, kings: usize) -> Params {
+    fn zeros(hidden: usize, buckets: usize, layer2: usize, kings: usize) -> Params {
         Params {
             ft_w: vec![0.0; INPUTS * kings * hidden],
             ft_b: vec![0.0; hidden],
