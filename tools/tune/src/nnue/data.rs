@@ -31,6 +31,17 @@ pub(super) struct Data {
 }
 
 impl Data {
+    /// A set of no positions, ready to be filled by [`load`].
+    fn empty() -> Data {
+        Data {
+            feats: Vec::new(),
+            offsets: vec![0],
+            targets: Vec::new(),
+            pieces: Vec::new(),
+            bases: Vec::new(),
+        }
+    }
+
     pub(super) fn len(&self) -> usize {
         self.targets.len()
     }
@@ -155,22 +166,7 @@ pub(super) fn load(
     kings: &KingMap,
 ) -> Result<(Data, Data), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut sets = [
-        Data {
-            feats: Vec::new(),
-            offsets: vec![0],
-            targets: Vec::new(),
-            pieces: Vec::new(),
-            bases: Vec::new(),
-        },
-        Data {
-            feats: Vec::new(),
-            offsets: vec![0],
-            targets: Vec::new(),
-            pieces: Vec::new(),
-            bases: Vec::new(),
-        },
-    ];
+    let mut sets = [Data::empty(), Data::empty()];
     // Scores and results for the side to move, per set, until the targets
     // are made from them (after the calibration, which needs them all).
     let mut scores: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
